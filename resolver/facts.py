@@ -1,0 +1,247 @@
+"""Turning a :class:`~resolver.model.Project` into clingo facts made only of integers.
+
+Every id, key, value, channel and actor is interned to an integer (``interning.py``); the only
+symbolic constants written are the fixed vocabulary of the language (tiers, marker kinds, roles),
+which come from this module and never from input. Times are encoded by ``times.encode`` and every
+integer is range-checked, so no input can change or break the program.
+
+Facts fall into three texts, each built once per history:
+
+* ``declarations``: channels, actors, expectations, tasks, and the text linker's measurements;
+* ``events``: the events that matter to the standpoint-independent rules (``prepare`` part);
+* ``channel_log``: per-channel times and sequence numbers, for footprints and gaps (``standpoint``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from resolver import times
+from resolver.interning import Interner, check_int
+from resolver.linker import TextLinker
+from resolver.model import MARKER_KINDS, OUTCOMES, TIERS, Expectation, Project, Value
+
+_CONSTANTS = frozenset(MARKER_KINDS) | frozenset(TIERS) | frozenset(OUTCOMES) | {
+    "mention", "work", "principal", "agent"
+}
+
+
+def _const(word: str) -> str:
+    """A symbolic constant from the language's fixed vocabulary (never from user text)."""
+    if word not in _CONSTANTS:
+        raise ValueError(f"{word!r} is not part of the fixed vocabulary")
+    return word
+
+
+def _time(unix: int) -> int:
+    return times.encode(unix)
+
+
+@dataclass
+class FactBase:
+    """The integer facts of one history and the interner that maps them back to text."""
+
+    interner: Interner
+    declarations: str
+    events: str
+    channel_log: str
+
+    def event_id(self, number: int) -> str:
+        """The event id interned as ``number``."""
+        return self._text(number, "event")
+
+    def item_id(self, number: int) -> str:
+        """The expectation or task id interned as ``number``."""
+        return self._text(number, "item")
+
+    def channel(self, number: int) -> str:
+        """The channel name interned as ``number``."""
+        return self._text(number, "channel")
+
+    def actor(self, number: int) -> str | None:
+        """The actor interned as ``number``; None for the unnamed actor 0."""
+        return None if number == 0 else self._text(number, "actor")
+
+    def _text(self, number: int, tag: str) -> str:
+        key = self.interner.key(number)
+        if not isinstance(key, tuple) or key[0] != tag:
+            raise KeyError(f"{number} is not a {tag}")
+        return key[1]
+
+
+class _Writer:
+    """Collects fact lines with every integer checked."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def fact(self, name: str, *args: int | str) -> None:
+        parts = []
+        for arg in args:
+            if isinstance(arg, int):
+                parts.append(str(check_int(arg, name)))
+            else:
+                parts.append(_const(arg))
+        self.lines.append(f"{name}({','.join(parts)}).")
+
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
+def build(project: Project) -> FactBase:
+    """Intern the project and render its three fact texts."""
+    interner = Interner()
+    interner.intern_all(("event", e.id) for e in sorted(project.events, key=lambda e: e.id))
+
+    def item(ident: str) -> int:
+        return interner.intern(("item", ident))
+
+    def channel(name: str) -> int:
+        return interner.intern(("channel", name))
+
+    def actor(name: str | None) -> int:
+        return 0 if name is None else interner.intern(("actor", name))
+
+    def key(name: str) -> int:
+        return interner.intern(("key", name))
+
+    def value(raw: Value) -> int:
+        return interner.intern(("value", type(raw).__name__, raw))
+
+    def event(ident: str) -> int:
+        return interner.intern(("event", ident))
+
+    decl = _Writer()
+    for declared in project.channels:
+        number = channel(declared.name)
+        decl.fact("channel", number)
+        decl.fact("declared_channel", number)
+        if declared.role:
+            decl.fact("declared_role", number, _const(declared.role))
+        if declared.authoritative:
+            decl.fact("authoritative", number)
+    for declared in project.actors:
+        number = actor(declared.name)
+        decl.fact("actor", number)
+        decl.fact("actor_role", number, _const(declared.role))
+    if "sessions" in {c.name for c in project.channels} | {e.channel for e in project.events}:
+        decl.fact("sessions_channel", channel("sessions"))
+
+    for task in project.tasks:
+        number = item(task.id)
+        decl.fact("task", number)
+        _opening(decl, number, task.opened_by, task.opened, event)
+        for name in task.principals:
+            decl.fact("principal", number, actor(name))
+        for required in task.requires:
+            decl.fact("requires", number, item(required))
+
+    for expectation in project.expectations:
+        _expectation(decl, expectation, item, event, channel, actor, key, value)
+
+    linker = TextLinker(project.events, project.aliases)
+    openers = {e.id: e for e in project.events}
+    for expectation in project.expectations:
+        opening_text = None
+        source = expectation.opened_by or _task_opener(project, expectation)
+        if source and source in openers:
+            opening_text = openers[source].text
+        number = item(expectation.id)
+        for link in linker.links(expectation, opening_text):
+            ev = event(link.event)
+            if link.title_overlap:
+                decl.fact("overlap", number, ev, 1, *link.title_overlap)
+            if link.opening_overlap:
+                decl.fact("overlap", number, ev, 2, *link.opening_overlap)
+            if link.phrase_hit:
+                decl.fact("phrase_hit", number, ev)
+            if link.names_value:
+                decl.fact("names_value", number, ev)
+            if link.names_id:
+                decl.fact("names_id", number, ev)
+    for event_id in sorted(linker.done_cue_events()):
+        decl.fact("done_cue", event(event_id))
+
+    evs = _Writer()
+    log = _Writer()
+    by_channel: dict[int, set[int]] = defaultdict(set)
+    for ev in project.events:
+        number = event(ev.id)
+        ch = channel(ev.channel)
+        at, rec = _time(ev.at), _time(ev.recorded)
+        evs.fact("event", number, ch, at, rec, actor(ev.by))
+        if ev.by is not None:
+            evs.fact("actor", actor(ev.by))
+        if ev.outcome != "confirmed":
+            evs.fact("outcome", number, _const(ev.outcome))
+        for assignment in ev.sets:
+            evs.fact("sets", number, key(assignment.key), value(assignment.value))
+        for marker in ev.markers:
+            evs.fact("marker", number, _const(marker.kind), item(marker.target))
+        log.fact("cev", ch, at, rec)
+        if ev.seq is not None:
+            seq = check_int(ev.seq, "seq")
+            check_int(seq + 1, "seq")
+            check_int(seq - 1, "seq")
+            log.fact("cseq", ch, seq, at, rec)
+            by_channel[ch].add(seq)
+    evs.fact("actor", 0)
+    for ch, seqs in sorted(by_channel.items()):
+        ordered = sorted(seqs)
+        for low, high in zip(ordered, ordered[1:], strict=False):
+            log.fact("seq_next", ch, low, high)
+    for ev in project.events:
+        decl.fact("channel", channel(ev.channel))
+    return FactBase(interner, decl.text(), evs.text(), log.text())
+
+
+def _task_opener(project: Project, expectation: Expectation) -> str | None:
+    if expectation.opened is not None or not expectation.part_of:
+        return None
+    task = project.task(expectation.part_of)
+    return task.opened_by if task else None
+
+
+def _opening(writer: _Writer, number: int, opened_by, opened, event) -> None:
+    if opened_by is not None:
+        writer.fact("opened_by", number, event(opened_by))
+    if opened is not None:
+        writer.fact("opened_at", number, _time(opened))
+
+
+def _expectation(decl, x: Expectation, item, event, channel, actor, key, value) -> None:
+    number = item(x.id)
+    decl.fact("expectation", number)
+    _opening(decl, number, x.opened_by, x.opened, event)
+    if x.want is not None:
+        decl.fact("want", number, key(x.want.key), value(x.want.value))
+    if x.superseded_when is not None:
+        decl.fact(
+            "superseded_when", number, key(x.superseded_when.key), value(x.superseded_when.value)
+        )
+    if x.before is not None:
+        decl.fact("before", number, event(x.before))
+    if x.deadline is not None:
+        decl.fact("deadline", number, _time(x.deadline))
+    if x.verify is not None:
+        decl.fact("verify", number, _const(x.verify))
+    for name in x.search:
+        decl.fact("search", number, channel(name))
+    for required in x.requires:
+        decl.fact("requires", number, item(required))
+    if x.part_of is not None:
+        decl.fact("part_of", number, item(x.part_of))
+    for name in x.principals:
+        decl.fact("principal", number, actor(name))
+    if x.window is not None:
+        decl.fact("window", number, check_int(x.window, "window"))
+
+
+def iter_items(facts: FactBase) -> Iterator[tuple[int, str]]:
+    """Every interned expectation or task id with its integer."""
+    for number in range(1, len(facts.interner) + 1):
+        key = facts.interner.key(number)
+        if isinstance(key, tuple) and key[0] == "item":
+            yield number, key[1]

@@ -1,0 +1,210 @@
+"""The typed, immutable model of what users write: declarations, events and test blocks.
+
+The parser (``language.py``) and the JSON-lines reader (``eventlog.py``) both produce these
+objects; everything downstream (facts, linker, explanations) reads only them. Times are Unix
+seconds (UTC) and durations are seconds; each object keeps the :class:`Location` it came from so
+that messages and explanations can point back into the user's file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from resolver.errors import Location
+
+#: A value on the right of ``key = value``.
+Value = str | int | bool
+
+#: Marker clauses an event may carry, in the order the spec lists them.
+MARKER_KINDS = (
+    "completes",
+    "cancels",
+    "supersedes",
+    "waives",
+    "reopens",
+    "claims_complete",
+    "reports_pending",
+)
+#: Closing tiers, strongest first.
+TIERS = ("state", "explicit", "semantic", "textual")
+#: Event outcomes; ``confirmed`` is the default.
+OUTCOMES = ("confirmed", "unknown", "failed")
+#: Channel roles.
+ROLES = ("mention", "work")
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """``key = value``: a wanted state, a state an event sets, or a ``superseded_when`` state."""
+
+    key: str
+    value: Value
+
+
+@dataclass(frozen=True)
+class Marker:
+    """An event's marker clause naming one expectation or task (``completes intent-401``)."""
+
+    kind: str
+    target: str
+
+
+@dataclass(frozen=True)
+class Channel:
+    """``channel NAME [mention|work] [authoritative]``; ``role`` is None when not declared."""
+
+    name: str
+    role: str | None
+    authoritative: bool
+    location: Location
+
+
+@dataclass(frozen=True)
+class Actor:
+    """``actor NAME principal|agent``."""
+
+    name: str
+    role: str
+    location: Location
+
+
+@dataclass(frozen=True)
+class Alias:
+    """``alias WORD WORD...``: words the text linker treats as one (the first is canonical)."""
+
+    words: tuple[str, ...]
+    location: Location
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """An ``expectation`` block, or an ``obligation`` inside a task (``part_of`` set to it)."""
+
+    id: str
+    location: Location
+    title: str | None = None
+    opened_by: str | None = None
+    opened: int | None = None
+    want: Assignment | None = None
+    before: str | None = None
+    deadline: int | None = None
+    verify: str | None = None
+    search: tuple[str, ...] = ()
+    superseded_when: Assignment | None = None
+    requires: tuple[str, ...] = ()
+    part_of: str | None = None
+    principals: tuple[str, ...] = ()
+    scope: str | None = None
+    window: int | None = None
+    matches: tuple[str, ...] = ()
+    is_obligation: bool = False
+
+
+@dataclass(frozen=True)
+class Task:
+    """A ``task`` block; its obligations are also listed among the project's expectations."""
+
+    id: str
+    location: Location
+    title: str | None = None
+    opened_by: str | None = None
+    opened: int | None = None
+    principals: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()
+    scope: str | None = None
+    obligations: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event of the log, from an ``event`` block or a JSON line.
+
+    ``recorded`` is always filled: it defaults to ``at`` when the source leaves it out.
+    """
+
+    id: str
+    channel: str
+    at: int
+    recorded: int
+    location: Location
+    seq: int | None = None
+    by: str | None = None
+    kind: str | None = None
+    text: str | None = None
+    sets: tuple[Assignment, ...] = ()
+    markers: tuple[Marker, ...] = ()
+    outcome: str = "confirmed"
+
+    def content(self) -> tuple:
+        """Everything but the location: two records of one event agree iff these are equal."""
+        return (
+            self.id, self.channel, self.at, self.recorded, self.seq, self.by, self.kind,
+            self.text, tuple(sorted(self.sets, key=repr)), tuple(sorted(self.markers, key=repr)),
+            self.outcome,
+        )
+
+
+@dataclass(frozen=True)
+class Standpoint:
+    """``at T [known K|latest]`` inside a test block; ``known`` None means "same as at"."""
+
+    at: int
+    known: int | None
+    known_latest: bool
+    location: Location
+
+
+@dataclass(frozen=True)
+class Assertion:
+    """One ``expect`` line of a test block.
+
+    ``kind`` is one of ``status`` (value: a status word, optional ``by`` and ``tier``),
+    ``confidence`` (value: a class), ``has`` / ``lacks`` (value: a flag), ``task`` (value:
+    COMPLETE|INCOMPLETE|UNKNOWN) or ``finding`` (value: false_completion|false_pending, target:
+    the claim event). Words are normalised: statuses and classes upper case, flags and tiers
+    lower case.
+    """
+
+    kind: str
+    target: str
+    value: str
+    location: Location
+    by: str | None = None
+    tier: str | None = None
+
+
+@dataclass(frozen=True)
+class TestBlock:
+    """``test "name" { ... }``: standpoints and assertions in source order."""
+
+    name: str
+    steps: tuple[Standpoint | Assertion, ...]
+    location: Location
+
+    __test__ = False  # not a pytest class
+
+
+@dataclass(frozen=True)
+class Project:
+    """Everything read from the given paths, merged and validated."""
+
+    channels: tuple[Channel, ...] = ()
+    actors: tuple[Actor, ...] = ()
+    aliases: tuple[Alias, ...] = ()
+    tasks: tuple[Task, ...] = ()
+    expectations: tuple[Expectation, ...] = ()
+    events: tuple[Event, ...] = ()
+    tests: tuple[TestBlock, ...] = ()
+    sources: tuple[str, ...] = field(default=())
+
+    def expectation(self, ident: str) -> Expectation | None:
+        """The expectation or obligation with this id, if declared."""
+        return next((x for x in self.expectations if x.id == ident), None)
+
+    def task(self, ident: str) -> Task | None:
+        """The task with this id, if declared."""
+        return next((t for t in self.tasks if t.id == ident), None)
+
+    def event(self, ident: str) -> Event | None:
+        """The event with this id, if present."""
+        return next((e for e in self.events if e.id == ident), None)
