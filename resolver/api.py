@@ -1,0 +1,86 @@
+"""The Python interface: every command's work as a plain function.
+
+>>> from resolver.api import prepare, status
+>>> history = prepare(["fixtures/release"])                     # doctest: +SKIP
+>>> status(history, at="2024-08-23").expectation("intent-401").status  # doctest: +SKIP
+'OPEN'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from resolver import times
+from resolver.engine import Prepared, Standpoint
+from resolver.errors import InputError, Location
+from resolver.loader import load
+from resolver.verdicts import Resolution, resolve
+
+
+def prepare(paths: Sequence[str | Path]) -> Prepared:
+    """Load ``.ol`` and ``.jsonl`` files (or folders) and do the standpoint-independent work."""
+    return Prepared(load(paths))
+
+
+def standpoint(at: str | int | None = None, known: str | int | None = None) -> Standpoint:
+    """Build a standpoint from text or Unix seconds; ``at`` defaults to now, ``known`` to ``at``.
+
+    ``known="latest"`` sees every record.
+    """
+    at_unix = times.now() if at is None else _instant(at, "--at")
+    if known == "latest":
+        return Standpoint(at_unix, None)
+    known_unix = at_unix if known is None else _instant(known, "--known")
+    return Standpoint(at_unix, known_unix)
+
+
+def _instant(value: str | int, option: str) -> int:
+    if isinstance(value, int):
+        return value
+    try:
+        return times.parse_time(value)
+    except times.TimeFormatError as exc:
+        raise InputError(f"{option}: {exc}") from None
+
+
+def snapshot_facts(prepared: Prepared, path: str | Path | None) -> str:
+    """Read a snapshot file (``{"observed": TIME, "state": {KEY: VALUE}}``) as integer facts."""
+    if path is None:
+        return ""
+    where = Location(str(path), 1)
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"cannot read snapshot: {exc.strerror}", where) from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON: {exc.msg}", Location(str(path), exc.lineno)) from None
+    if not isinstance(data, dict) or not isinstance(data.get("state"), dict):
+        raise InputError('expected {"observed": TIME, "state": {KEY: VALUE}}', where)
+    if "observed" in data:
+        try:
+            times.parse_time(str(data["observed"]))
+        except times.TimeFormatError as exc:
+            raise InputError(f"observed: {exc}", where) from None
+    interner = prepared.facts.interner
+    lines = []
+    for key, value in sorted(data["state"].items()):
+        if not isinstance(value, str | int | bool) or (
+            isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 2**31
+        ):
+            raise InputError(f"state value of {key!r} must be a string, integer or boolean", where)
+        k = interner.intern(("key", key))
+        v = interner.intern(("value", type(value).__name__, value))
+        lines.append(f"snapshot_state({k},{v}).")
+    return "\n".join(lines) + "\n"
+
+
+def status(
+    prepared: Prepared,
+    at: str | int | None = None,
+    known: str | int | None = None,
+    snapshot: str | Path | None = None,
+) -> Resolution:
+    """Every verdict at one standpoint."""
+    return resolve(prepared, standpoint(at, known), snapshot_facts(prepared, snapshot))

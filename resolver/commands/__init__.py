@@ -1,0 +1,7 @@
+"""One module per subcommand, each with ``register(subparsers)``; the CLI only dispatches.
+
+To add a command, write ``commands/NAME.py`` with ``register`` (which sets ``func`` via
+``set_defaults``) and list it in :data:`COMMANDS`.
+"""
+
+COMMANDS = ("status",)

@@ -1,0 +1,38 @@
+"""Small-history helpers: write a history in the openloop language, resolve it, read verdicts."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from resolver import api
+from resolver.engine import Prepared
+from resolver.verdicts import Resolution
+
+PREAMBLE = """
+channel sessions mention
+channel commits work
+actor alice principal
+actor bot agent
+"""
+
+
+def prepare_text(source: str, jsonl: str | None = None, preamble: bool = True) -> Prepared:
+    """Prepare a history given as ``.ol`` text (with a standard preamble) and optional JSONL."""
+    folder = Path(tempfile.mkdtemp(prefix="openloop-test-"))
+    (folder / "history.ol").write_text((PREAMBLE if preamble else "") + source, encoding="utf-8")
+    if jsonl is not None:
+        (folder / "events.jsonl").write_text(jsonl, encoding="utf-8")
+    return api.prepare([folder])
+
+
+def resolve_text(source: str, at: str, known: str | None = None, **kwargs) -> Resolution:
+    """Resolve a history text at one standpoint."""
+    return api.status(prepare_text(source, **kwargs), at=at, known=known)
+
+
+def verdict(resolution: Resolution, ident: str):
+    """The verdict of one expectation (fails loudly when missing)."""
+    found = resolution.expectation(ident)
+    assert found is not None, f"no expectation {ident}"
+    return found
