@@ -22,7 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="openloop",
         description="What did we leave unfinished? Resolve expectations against a bitemporal "
-                    "event log with clingo rules.",
+        "event log with clingo rules.",
     )
     parser.add_argument("--version", action="version", version=f"openloop {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")

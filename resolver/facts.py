@@ -17,15 +17,19 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 
 from resolver import times
 from resolver.interning import Interner, check_int
 from resolver.linker import TextLinker
 from resolver.model import MARKER_KINDS, OUTCOMES, TIERS, Expectation, Project, Value
 
-_CONSTANTS = frozenset(MARKER_KINDS) | frozenset(TIERS) | frozenset(OUTCOMES) | {
-    "mention", "work", "principal", "agent"
-}
+_CONSTANTS = (
+    frozenset(MARKER_KINDS)
+    | frozenset(TIERS)
+    | frozenset(OUTCOMES)
+    | {"mention", "work", "principal", "agent"}
+)
 
 
 def _const(word: str) -> str:
@@ -190,7 +194,7 @@ def build(project: Project) -> FactBase:
     evs.fact("actor", 0)
     for ch, seqs in sorted(by_channel.items()):
         ordered = sorted(seqs)
-        for low, high in zip(ordered, ordered[1:], strict=False):
+        for low, high in pairwise(ordered):
             log.fact("seq_next", ch, low, high)
     for ev in project.events:
         decl.fact("channel", channel(ev.channel))

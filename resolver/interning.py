@@ -6,7 +6,7 @@ tie order a plain integer comparison inside the rules.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Hashable
+from collections.abc import Hashable, Iterable
 
 #: Largest integer clingo represents; every written integer is checked against it.
 INT_MAX = 2**31 - 1

@@ -39,16 +39,47 @@ STOP_WORDS = frozenset(
     should so some still such than that the their them then there these they this those through to
     too under until up very via was we were what when where which while who whom why will with
     would yet you your after again all also am any because both each few further
-    """.split()
+    """.split()  # noqa: SIM905
 )
 
-#: Done-style cues (already stemmed): the textual tier needs one of them.
-DONE_CUES = frozenset(
-    {"done", "finish", "complet", "resolv", "fix", "close", "ship", "merg", "land", "deliver"}
+#: Done-style cue words: the textual tier needs one of them (compared after stemming).
+DONE_WORDS = (
+    "done",
+    "finished",
+    "finish",
+    "completed",
+    "complete",
+    "resolved",
+    "resolve",
+    "fixed",
+    "fix",
+    "closed",
+    "close",
+    "shipped",
+    "merged",
+    "landed",
+    "delivered",
 )
 
-_SUFFIXES = ("ations", "ation", "ments", "ment", "ingly", "ings", "ing", "edly", "ies", "ied",
-             "ers", "er", "ed", "es", "ly", "s", "e")
+_SUFFIXES = (
+    "ations",
+    "ation",
+    "ments",
+    "ment",
+    "ingly",
+    "ings",
+    "ing",
+    "edly",
+    "ies",
+    "ied",
+    "ers",
+    "er",
+    "ed",
+    "es",
+    "ly",
+    "s",
+    "e",
+)
 
 
 def stem(word: str) -> str:
@@ -68,6 +99,10 @@ def words(text: str) -> list[str]:
     """Case-folded word tokens of ``text`` after Unicode normalisation."""
     folded = unicodedata.normalize("NFKC", text).casefold()
     return _WORD.findall(folded)
+
+
+#: Stems of the done-style cue words.
+DONE_CUES = frozenset(stem(w) for w in DONE_WORDS)
 
 
 @dataclass(frozen=True)

@@ -138,8 +138,16 @@ class Event:
     def content(self) -> tuple:
         """Everything but the location: two records of one event agree iff these are equal."""
         return (
-            self.id, self.channel, self.at, self.recorded, self.seq, self.by, self.kind,
-            self.text, tuple(sorted(self.sets, key=repr)), tuple(sorted(self.markers, key=repr)),
+            self.id,
+            self.channel,
+            self.at,
+            self.recorded,
+            self.seq,
+            self.by,
+            self.kind,
+            self.text,
+            tuple(sorted(self.sets, key=repr)),
+            tuple(sorted(self.markers, key=repr)),
             self.outcome,
         )
 

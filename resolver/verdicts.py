@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from resolver import times
 from resolver.engine import Atoms, Prepared, Standpoint
 from resolver.facts import iter_items
+from resolver.model import Value
 
 _CLOSE_STATUS = {5: "SUPERSEDED", 6: "CANCELLED", 7: "WAIVED"}
 
@@ -25,6 +26,7 @@ class Reason:
     detail: str
     channel: str | None = None
     gap: tuple[int, int] | None = None
+    value: Value | None = None
 
 
 @dataclass(frozen=True)
@@ -171,18 +173,26 @@ def read(prepared: Prepared, standpoint: Standpoint, atoms: Atoms) -> Resolution
                 bound=_decode(bound[number]) if number in bound else None,
                 footprint_complete=number in complete,
                 channels=dict(sorted(channels.items())),
-                reasons=tuple(sorted(
-                    (_reason(facts, args) for args in reasons.get(number, [])),
-                    key=lambda r: (r.code, r.event or "", r.detail, r.channel or "", r.gap or ()),
-                )),
+                reasons=tuple(
+                    sorted(
+                        (_reason(facts, args) for args in reasons.get(number, [])),
+                        key=lambda r: (
+                            r.code,
+                            r.event or "",
+                            r.detail,
+                            r.channel or "",
+                            r.gap or (),
+                        ),
+                    )
+                ),
                 examined=tuple(sorted(facts.event_id(e) for (e,) in examined.get(number, []))),
             )
         )
 
     events = {e.id: e for e in project.events}
-    outstanding_of: dict[int, list[str]] = defaultdict(list)
-    for e, x in atoms.get("finding_outstanding"):
-        outstanding_of[e].append(item_ids[x])
+    outstanding_of: dict[tuple[int, int], list[str]] = defaultdict(list)
+    for e, y, x in atoms.get("finding_outstanding"):
+        outstanding_of[(e, y)].append(item_ids[x])
     findings = []
     for kind, e, target in atoms.get("finding"):
         event_id = facts.event_id(e)
@@ -192,7 +202,7 @@ def read(prepared: Prepared, standpoint: Standpoint, atoms: Atoms) -> Resolution
                 event=event_id,
                 by=events[event_id].by if event_id in events else None,
                 target=item_ids[target],
-                outstanding=tuple(sorted(outstanding_of.get(e, []))),
+                outstanding=tuple(sorted(outstanding_of.get((e, target), []))),
             )
         )
     findings.sort(key=lambda f: (f.event, f.kind, f.target))
@@ -225,6 +235,9 @@ def _reason(facts, args: tuple) -> Reason:
     if isinstance(detail, tuple) and detail[0] == "gap":
         _, c, lo, hi = detail
         return Reason(str(code), event_id, "gap", channel=facts.channel(c), gap=(lo, hi))
+    if isinstance(detail, tuple) and detail[0] == "agrees_open":
+        observed = facts.interner.key(detail[1])  # ("value", type name, raw value)
+        return Reason(str(code), event_id, "agrees_open", value=observed[2])
     if isinstance(detail, tuple) and detail[0] == "channel":
         return Reason(str(code), event_id, "unsearched", channel=facts.channel(detail[1]))
     return Reason(str(code), event_id, str(detail))

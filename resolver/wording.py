@@ -55,21 +55,25 @@ def describe(reason: Reason, project: Project, expectation: Expectation) -> str:
     if code == "opened":
         event = project.event(e) if reason.event else None
         if event is not None:
-            return f"opened by {e} at {format_time(event.at)}, known from {format_time(event.recorded)}"
+            happened, known = format_time(event.at), format_time(event.recorded)
+            return f"opened by {e} at {happened}, known from {known}"
         return "opened by an oracle label (opened TIME)"
     if code == "candidate_rejected":
         if detail == "wrong_value" and want is not None:
             got = _sets(project, reason.event, want.key)
-            return (f"{e} sets {want.key} = {got}, not {show_value(want.value)}: "
-                    f"satisfies at no tier")
+            return (
+                f"{e} sets {want.key} = {got}, not {show_value(want.value)}: satisfies at no tier"
+            )
         if detail == "other_state" and expectation.superseded_when is not None:
             key = expectation.superseded_when.key
-            return f"{e} sets {key} = {_sets(project, reason.event, key)}, not the superseding state"
+            return (
+                f"{e} sets {key} = {_sets(project, reason.event, key)}, not the superseding state"
+            )
         template = _REJECTIONS.get(detail, "{e} was rejected (" + detail + ")")
         return template.format(e=e)
     if code == "proposal":
         event = project.event(e) if reason.event else None
-        who = (event.by if event and event.by else "an unnamed actor")
+        who = event.by if event and event.by else "an unnamed actor"
         return f"{e}: `{detail}` by {who} has no authority over it: a proposal, no effect"
     if code == "below_verify":
         wanted = expectation.verify or "semantic"
@@ -85,9 +89,25 @@ def describe(reason: Reason, project: Project, expectation: Expectation) -> str:
     if code == "reopened":
         how = "an effective reopens" if detail == "marker" else "a contradicting state"
         return f"{e} reopened it ({how})"
-    if code == "snapshot" and want is not None:
-        if detail == "suggests_done":
-            return (f"snapshot shows {want.key} = {show_value(want.value)}: "
-                    f"possibly completed silently")
-        return f"snapshot shows {want.key} with another value: corroborates the open verdict"
+    if code == "snapshot":
+        return _snapshot(reason, expectation)
     return f"{code}: {detail}"
+
+
+def _snapshot(reason: Reason, expectation: Expectation) -> str:
+    """What the snapshot showed and which way it points (it never changes the status)."""
+    want, superseding = expectation.want, expectation.superseded_when
+    if reason.detail == "suggests_done" and want is not None:
+        return f"snapshot shows {want.key} = {show_value(want.value)}: possibly completed silently"
+    if reason.detail == "suggests_superseded" and superseding is not None:
+        return (
+            f"snapshot shows {superseding.key} = {show_value(superseding.value)}: "
+            f"possibly superseded silently"
+        )
+    if reason.detail == "agrees_open" and want is not None:
+        seen = "another value" if reason.value is None else show_value(reason.value)
+        return (
+            f"snapshot shows {want.key} = {seen}, not {show_value(want.value)}: "
+            f"corroborates the open verdict"
+        )
+    return f"snapshot: {reason.detail}"

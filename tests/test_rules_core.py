@@ -19,12 +19,14 @@ event open-1 { channel sessions at 2024-07-17T09:00 text "backups still on sqlit
 """
 
 
-def status_of(extra: str, at: str = "2024-09-01", known: str | None = None, ident: str = "x",
-              base: str = BASE):
+def status_of(
+    extra: str, at: str = "2024-09-01", known: str | None = None, ident: str = "x", base: str = BASE
+):
     return verdict(resolve_text(base + extra, at=at, known=known), ident)
 
 
 # --- visibility and opening -------------------------------------------------------------------
+
 
 def test_open_when_nothing_closes():
     v = status_of("")
@@ -36,7 +38,7 @@ def test_not_opened_before_the_opening_event():
 
 
 def test_opening_is_known_from_when_it_was_recorded():
-    base = BASE.replace('at 2024-07-17T09:00', 'at 2024-07-17T09:00 recorded 2024-07-20')
+    base = BASE.replace("at 2024-07-17T09:00", "at 2024-07-17T09:00 recorded 2024-07-20")
     assert status_of("", at="2024-07-18", base=base).status == "NOT_OPENED"
     assert status_of("", at="2024-07-18", known="latest", base=base).status == "OPEN"
 
@@ -54,14 +56,17 @@ def test_event_after_the_standpoint_is_invisible():
 
 
 def test_event_recorded_after_known_is_invisible():
-    ev = ('event c1 { channel commits at 2024-08-01 recorded 2024-08-10 '
-          'set backup.backend = "PostgreSQL" }')
+    ev = (
+        "event c1 { channel commits at 2024-08-01 recorded 2024-08-10 "
+        'set backup.backend = "PostgreSQL" }'
+    )
     assert status_of(ev, at="2024-08-02").status == "OPEN"
     assert status_of(ev, at="2024-08-02", known="latest").status == "SATISFIED"
     assert status_of(ev, at="2024-08-02", known="2024-08-10").status == "SATISFIED"
 
 
 # --- candidacy --------------------------------------------------------------------------------
+
 
 def test_mentions_never_close():
     ev = 'event s2 { channel sessions at 2024-08-01 set backup.backend = "PostgreSQL" }'
@@ -93,36 +98,41 @@ def test_closings_must_follow_openings():
 
 # --- tiers ------------------------------------------------------------------------------------
 
+
 def test_state_tier():
     v = status_of('event c1 { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }')
     assert (v.status, v.closed_by, v.tier) == ("SATISFIED", "c1", "state")
 
 
 def test_other_value_satisfies_at_no_tier():
-    ev = ('event c1 { channel commits at 2024-08-01 set backup.backend = "MySQL" '
-          'completes x text "Move backups to PostgreSQL: done" }')
+    ev = (
+        'event c1 { channel commits at 2024-08-01 set backup.backend = "MySQL" '
+        'completes x text "Move backups to PostgreSQL: done" }'
+    )
     v = status_of(ev)
     assert v.status == "OPEN"
     assert any(r.detail == "wrong_value" for r in v.reasons)
 
 
 def test_explicit_tier_from_non_agent_marker():
-    v = status_of('event c1 { channel commits at 2024-08-01 by dev completes x }')
+    v = status_of("event c1 { channel commits at 2024-08-01 by dev completes x }")
     assert (v.status, v.tier) == ("SATISFIED", "explicit")
 
 
 def test_agent_marker_is_textual_only():
-    v = status_of('event c1 { channel commits at 2024-08-01 by bot completes x }')
+    v = status_of("event c1 { channel commits at 2024-08-01 by bot completes x }")
     assert v.status == "OPEN"
     assert "claimed_unverified" in v.flags
-    base = BASE.replace('want backup', 'verify textual\n want backup')
-    v = status_of('event c1 { channel commits at 2024-08-01 by bot completes x }', base=base)
+    base = BASE.replace("want backup", "verify textual\n want backup")
+    v = status_of("event c1 { channel commits at 2024-08-01 by bot completes x }", base=base)
     assert (v.status, v.tier) == ("SATISFIED", "textual")
 
 
 def test_authoritative_channel_makes_agent_marker_explicit():
-    extra = ('channel tracker work authoritative\n'
-             'event t1 { channel tracker at 2024-08-01 by bot completes x }')
+    extra = (
+        "channel tracker work authoritative\n"
+        "event t1 { channel tracker at 2024-08-01 by bot completes x }"
+    )
     v = status_of(extra)
     assert (v.status, v.tier) == ("SATISFIED", "explicit")
 
@@ -138,7 +148,7 @@ def test_semantic_tier_needs_strong_link_and_the_value():
 
 
 def test_matches_phrase_is_a_strong_link():
-    base = BASE.replace('want backup', 'matches "nightly dump"\n want backup')
+    base = BASE.replace("want backup", 'matches "nightly dump"\n want backup')
     ev = 'event c1 { channel commits at 2024-08-01 text "nightly dump uses PostgreSQL" }'
     v = status_of(ev, base=base)
     assert (v.status, v.tier) == ("SATISFIED", "semantic")
@@ -148,7 +158,7 @@ def test_textual_tier_needs_done_cue_and_verify():
     ev = 'event c1 { channel commits at 2024-08-01 text "backups: done" }'
     v = status_of(ev)
     assert v.status == "OPEN" and "claimed_unverified" in v.flags
-    base = BASE.replace('want backup', 'verify textual\n want backup')
+    base = BASE.replace("want backup", "verify textual\n want backup")
     v = status_of(ev, base=base)
     assert (v.status, v.tier) == ("SATISFIED", "textual")
 
@@ -160,8 +170,8 @@ def test_weak_link_without_done_cue_is_rejected():
 
 
 def test_verify_state_rejects_explicit():
-    base = BASE.replace('want backup', 'verify state\n want backup')
-    v = status_of('event c1 { channel commits at 2024-08-01 by dev completes x }', base=base)
+    base = BASE.replace("want backup", "verify state\n want backup")
+    v = status_of("event c1 { channel commits at 2024-08-01 by dev completes x }", base=base)
     assert v.status == "OPEN"
     assert any(r.code == "below_verify" and r.event == "c1" for r in v.reasons)
     assert "claimed_unverified" in v.flags
@@ -169,60 +179,73 @@ def test_verify_state_rejects_explicit():
 
 # --- authority, endings -----------------------------------------------------------------------
 
+
 def test_principal_cancels():
-    v = status_of('event d1 { channel commits at 2024-08-01 by alice cancels x }')
+    v = status_of("event d1 { channel commits at 2024-08-01 by alice cancels x }")
     assert (v.status, v.closed_by) == ("CANCELLED", "d1")
 
 
 def test_agent_waiver_is_a_proposal():
-    v = status_of('event d1 { channel commits at 2024-08-01 by bot waives x }')
+    v = status_of("event d1 { channel commits at 2024-08-01 by bot waives x }")
     assert v.status == "OPEN"
     assert any(r.code == "proposal" and r.event == "d1" for r in v.reasons)
 
 
 def test_non_principal_cannot_end_when_principals_exist():
-    v = status_of('event d1 { channel commits at 2024-08-01 by dev cancels x }')
+    v = status_of("event d1 { channel commits at 2024-08-01 by dev cancels x }")
     assert v.status == "OPEN"
     assert any(r.code == "proposal" for r in v.reasons)
 
 
 def test_any_non_agent_may_end_without_principals():
     source = (
-        'channel commits work\nactor bot agent\n'
-        'expectation x { opened 2024-07-01 }\n'
-        'event d1 { channel commits at 2024-08-01 by dev waives x }\n'
-        'event d0 { channel commits at 2024-07-20 by bot waives x }\n'
+        "channel commits work\nactor bot agent\n"
+        "expectation x { opened 2024-07-01 }\n"
+        "event d1 { channel commits at 2024-08-01 by dev waives x }\n"
+        "event d0 { channel commits at 2024-07-20 by bot waives x }\n"
     )
     v = verdict(resolve_text(source, at="2024-09-01", preamble=False), "x")
     assert (v.status, v.closed_by) == ("WAIVED", "d1")
 
 
 def test_named_principal_overrides_declared_principals():
-    base = BASE.replace('want backup', 'principal dev\n want backup')
-    assert status_of('event d1 { channel commits at 2024-08-01 by alice cancels x }',
-                     base=base).status == "OPEN"
-    assert status_of('event d1 { channel commits at 2024-08-01 by dev cancels x }',
-                     base=base).status == "CANCELLED"
+    base = BASE.replace("want backup", "principal dev\n want backup")
+    assert (
+        status_of("event d1 { channel commits at 2024-08-01 by alice cancels x }", base=base).status
+        == "OPEN"
+    )
+    assert (
+        status_of("event d1 { channel commits at 2024-08-01 by dev cancels x }", base=base).status
+        == "CANCELLED"
+    )
 
 
 def test_supersedes_marker_and_superseded_when_state():
-    v = status_of('event d1 { channel commits at 2024-08-01 by alice supersedes x }')
+    v = status_of("event d1 { channel commits at 2024-08-01 by alice supersedes x }")
     assert v.status == "SUPERSEDED"
-    base = BASE.replace('want backup', 'superseded_when store.kind = "object-storage"\n want backup')
-    v = status_of('event c1 { channel commits at 2024-08-01 set store.kind = "object-storage" }',
-                  base=base)
+    base = BASE.replace(
+        "want backup", 'superseded_when store.kind = "object-storage"\n want backup'
+    )
+    v = status_of(
+        'event c1 { channel commits at 2024-08-01 set store.kind = "object-storage" }', base=base
+    )
     assert (v.status, v.closed_by) == ("SUPERSEDED", "c1")
 
 
 def test_waived_by_principal():
-    assert status_of('event d1 { channel commits at 2024-08-01 by alice waives x }').status == "WAIVED"
+    assert (
+        status_of("event d1 { channel commits at 2024-08-01 by alice waives x }").status == "WAIVED"
+    )
 
 
 # --- ordering ---------------------------------------------------------------------------------
 
+
 def test_earliest_close_wins():
-    ev = ('event d1 { channel commits at 2024-08-01 by alice cancels x }\n'
-          'event c2 { channel commits at 2024-08-02 set backup.backend = "PostgreSQL" }')
+    ev = (
+        "event d1 { channel commits at 2024-08-01 by alice cancels x }\n"
+        'event c2 { channel commits at 2024-08-02 set backup.backend = "PostgreSQL" }'
+    )
     v = status_of(ev)
     assert (v.status, v.closed_by) == ("CANCELLED", "d1")
     assert any(r.event == "c2" and r.detail == "already_closed" for r in v.reasons)
@@ -232,21 +255,38 @@ def test_earliest_close_wins():
     ("events", "winner", "status"),
     [
         # satisfied beats superseded, cancelled and waived at one instant
-        ('event a { channel commits at 2024-08-01 by alice waives x }\n'
-         'event b { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }', "b",
-         "SATISFIED"),
-        ('event a { channel commits at 2024-08-01 by alice waives x }\n'
-         'event b { channel commits at 2024-08-01 by alice cancels x }', "b", "CANCELLED"),
-        ('event a { channel commits at 2024-08-01 by alice cancels x }\n'
-         'event b { channel commits at 2024-08-01 by alice supersedes x }', "b", "SUPERSEDED"),
+        (
+            "event a { channel commits at 2024-08-01 by alice waives x }\n"
+            'event b { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }',
+            "b",
+            "SATISFIED",
+        ),
+        (
+            "event a { channel commits at 2024-08-01 by alice waives x }\n"
+            "event b { channel commits at 2024-08-01 by alice cancels x }",
+            "b",
+            "CANCELLED",
+        ),
+        (
+            "event a { channel commits at 2024-08-01 by alice cancels x }\n"
+            "event b { channel commits at 2024-08-01 by alice supersedes x }",
+            "b",
+            "SUPERSEDED",
+        ),
         # a stronger tier beats a weaker one
-        ('event a { channel commits at 2024-08-01 by dev completes x }\n'
-         'event b { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }', "b",
-         "SATISFIED"),
+        (
+            "event a { channel commits at 2024-08-01 by dev completes x }\n"
+            'event b { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }',
+            "b",
+            "SATISFIED",
+        ),
         # equal strength: the lower event id
-        ('event b { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }\n'
-         'event a { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }', "a",
-         "SATISFIED"),
+        (
+            'event b { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }\n'
+            'event a { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }',
+            "a",
+            "SATISFIED",
+        ),
     ],
 )
 def test_tie_order(events, winner, status):
@@ -256,10 +296,13 @@ def test_tie_order(events, winner, status):
 
 # --- reopening --------------------------------------------------------------------------------
 
+
 def test_explicit_reopen_by_principal_and_close_again():
-    ev = ('event c1 { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }\n'
-          'event r1 { channel commits at 2024-08-05 by alice reopens x }\n'
-          'event c2 { channel commits at 2024-08-09 by alice completes x }')
+    ev = (
+        'event c1 { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }\n'
+        "event r1 { channel commits at 2024-08-05 by alice reopens x }\n"
+        "event c2 { channel commits at 2024-08-09 by alice completes x }"
+    )
     v = status_of(ev, at="2024-08-06")
     assert v.status == "OPEN" and "reopened" in v.flags
     v = status_of(ev, at="2024-08-10")
@@ -268,16 +311,20 @@ def test_explicit_reopen_by_principal_and_close_again():
 
 
 def test_agent_cannot_reopen():
-    ev = ('event c1 { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }\n'
-          'event r1 { channel commits at 2024-08-05 by bot reopens x }')
+    ev = (
+        'event c1 { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }\n'
+        "event r1 { channel commits at 2024-08-05 by bot reopens x }"
+    )
     v = status_of(ev)
     assert v.status == "SATISFIED" and "reopened" not in v.flags
 
 
 def test_contradiction_reopens_before_the_bound_only():
-    base = BASE.replace('want backup', 'deadline 2024-08-20\n want backup')
-    ev = ('event c1 { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }\n'
-          'event c2 { channel commits at 2024-08-10 set backup.backend = "SQLite" }')
+    base = BASE.replace("want backup", "deadline 2024-08-20\n want backup")
+    ev = (
+        'event c1 { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }\n'
+        'event c2 { channel commits at 2024-08-10 set backup.backend = "SQLite" }'
+    )
     v = status_of(ev, base=base)
     assert v.status == "OPEN" and "reopened" in v.flags
     late = ev.replace("2024-08-10", "2024-08-25")
@@ -287,47 +334,59 @@ def test_contradiction_reopens_before_the_bound_only():
 
 
 def test_contradiction_does_not_reopen_other_closes():
-    ev = ('event c1 { channel commits at 2024-08-01 by alice waives x }\n'
-          'event c2 { channel commits at 2024-08-10 set backup.backend = "SQLite" }')
+    ev = (
+        "event c1 { channel commits at 2024-08-01 by alice waives x }\n"
+        'event c2 { channel commits at 2024-08-10 set backup.backend = "SQLite" }'
+    )
     assert status_of(ev).status == "WAIVED"
 
 
 def test_closing_is_decided_before_reopening_at_one_instant():
-    ev = ('event c1 { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }\n'
-          'event r1 { channel commits at 2024-08-01 by alice reopens x }')
+    ev = (
+        'event c1 { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }\n'
+        "event r1 { channel commits at 2024-08-01 by alice reopens x }"
+    )
     v = status_of(ev)
     assert v.status == "OPEN" and "reopened" in v.flags
 
 
 def test_reopen_while_open_does_nothing():
-    ev = 'event r1 { channel commits at 2024-08-01 by alice reopens x }'
+    ev = "event r1 { channel commits at 2024-08-01 by alice reopens x }"
     v = status_of(ev)
     assert v.status == "OPEN" and "reopened" not in v.flags
 
 
 # --- outcomes ---------------------------------------------------------------------------------
 
+
 def test_failed_outcome_is_no_evidence():
-    ev = ('event c1 { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" '
-          'outcome failed }')
+    ev = (
+        'event c1 { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" '
+        "outcome failed }"
+    )
     v = status_of(ev)
     assert v.status == "OPEN"
     assert any(r.detail == "failed_outcome" for r in v.reasons)
 
 
 def test_unknown_outcome_makes_unknown_until_confirmed():
-    ev = ('event c1 { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" '
-          'outcome unknown }')
+    ev = (
+        'event c1 { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" '
+        "outcome unknown }"
+    )
     v = status_of(ev)
     assert (v.status, v.confidence) == ("UNKNOWN", "UNKNOWN")
     assert any(r.code == "unconfirmed_effect" for r in v.reasons)
-    confirmed = ev + '\nevent c2 { channel commits at 2024-08-03 set backup.backend = "PostgreSQL" }'
+    confirmed = (
+        ev + '\nevent c2 { channel commits at 2024-08-03 set backup.backend = "PostgreSQL" }'
+    )
     assert status_of(confirmed).status == "SATISFIED"
 
 
 def test_marker_on_a_task_spreads_except_completes():
     source = """
-task t { opened 2024-07-01 principal alice obligation a { title "one" } obligation b { title "two" } }
+task t { opened 2024-07-01 principal alice
+         obligation a { title "one" } obligation b { title "two" } }
 event w { channel commits at 2024-08-01 by alice waives t }
 event c { channel commits at 2024-08-02 by alice completes t }
 """

@@ -15,17 +15,25 @@ from resolver.errors import InputError
 
 def add_paths(parser: argparse.ArgumentParser) -> None:
     """``PATH...``: files or folders holding ``.ol`` and ``.jsonl`` files."""
-    parser.add_argument("paths", nargs="+", metavar="PATH",
-                        help="*.ol and *.jsonl files, or folders read recursively")
+    parser.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="*.ol and *.jsonl files, or folders read recursively",
+    )
 
 
 def add_standpoint(parser: argparse.ArgumentParser) -> None:
     """``--at T`` and ``--known K|latest``."""
-    parser.add_argument("--at", metavar="T",
-                        help="valid time of the standpoint (ISO-8601; default: now)")
-    parser.add_argument("--known", metavar="K",
-                        help="knowledge time: records after K are unseen; 'latest' sees all "
-                             "(default: same as --at)")
+    parser.add_argument(
+        "--at", metavar="T", help="valid time of the standpoint (ISO-8601; default: now)"
+    )
+    parser.add_argument(
+        "--known",
+        metavar="K",
+        help="knowledge time: records after K are unseen; 'latest' sees all "
+        "(default: same as --at)",
+    )
 
 
 def prepare(args: argparse.Namespace) -> Prepared:

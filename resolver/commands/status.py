@@ -15,16 +15,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "status",
         help="print every expectation's and task's status at a standpoint",
         description="Derive, at one standpoint (valid time --at, knowledge time --known), each "
-                    "expectation's status with its closing evidence, footprint and confidence, "
-                    "and each task's completion.",
+        "expectation's status with its closing evidence, footprint and confidence, "
+        "and each task's completion.",
     )
     add_paths(parser)
     add_standpoint(parser)
-    parser.add_argument("--format", choices=("table", "json", "md"), default="table",
-                        help="output format (default: table)")
-    parser.add_argument("--snapshot", metavar="FILE",
-                        help='current-state snapshot {"observed": T, "state": {KEY: VALUE}}: '
-                             "adds corroborating or contradicting reasons, never changes a status")
+    parser.add_argument(
+        "--format",
+        choices=("table", "json", "md"),
+        default="table",
+        help="output format (default: table)",
+    )
+    parser.add_argument(
+        "--snapshot",
+        metavar="FILE",
+        help='current-state snapshot {"observed": T, "state": {KEY: VALUE}}: '
+        "adds corroborating or contradicting reasons, never changes a status",
+    )
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     parser.set_defaults(func=run)
 

@@ -1,0 +1,94 @@
+"""The text linker: deterministic measurements the rules turn into tiers."""
+
+from __future__ import annotations
+
+from resolver.errors import Location
+from resolver.linker import TextLinker, Vocabulary, stem, words
+from resolver.model import Alias, Assignment, Event, Expectation
+
+HERE = Location("t.ol", 1, 1)
+
+
+def _event(ident: str, text: str) -> Event:
+    return Event(id=ident, channel="commits", at=0, recorded=0, location=HERE, text=text)
+
+
+def test_words_are_case_folded_and_split_on_punctuation():
+    assert words("Switch the nightly dump job to pg_dump!") == [
+        "switch",
+        "the",
+        "nightly",
+        "dump",
+        "job",
+        "to",
+        "pg",
+        "dump",
+    ]
+    assert words("Ärger über Backups") == ["ärger", "über", "backups"]
+
+
+def test_stem_strips_one_suffix_and_keeps_short_words():
+    assert stem("backups") == "backup"
+    assert stem("deployment") == "deploy"
+    assert stem("documentation") == "document"
+    assert stem("pg") == "pg"
+
+
+def test_aliases_map_to_the_first_word():
+    vocab = Vocabulary.from_aliases([Alias(("postgresql", "postgres", "pg"), HERE)])
+    assert vocab.tokens("Postgres and PG") == ["postgresql", "postgresql"]
+
+
+def test_release_fixture_links_docs_commit_but_not_cleanup_commit():
+    aliases = [
+        Alias(("postgresql", "postgres", "pg"), HERE),
+        Alias(("document", "docs", "documentation", "runbook"), HERE),
+        Alias(("deploy", "deployment", "rollout"), HERE),
+    ]
+    docs = Expectation(id="docs-update", location=HERE, title="Document the PostgreSQL deployment")
+    backups = Expectation(
+        id="intent-401",
+        location=HERE,
+        title="Move backups to PostgreSQL before release",
+        want=Assignment("backup.backend", "PostgreSQL"),
+    )
+    events = [
+        _event("commit-113", "Rewrite the runbook for the Postgres rollout"),
+        _event("commit-115", "Backup cleanup: remove stale dump files from the old host"),
+    ]
+    linker = TextLinker(events, aliases)
+    docs_links = {link.event: link for link in linker.links(docs, None)}
+    shared, total = docs_links["commit-113"].title_overlap
+    assert 2 * shared > total  # strong: more than half of the title's content words
+    assert "commit-115" not in docs_links
+    backup_links = {link.event: link for link in linker.links(backups, None)}
+    shared, total = backup_links["commit-115"].title_overlap
+    assert shared >= 1 and not 2 * shared > total  # weak only
+    assert not backup_links["commit-115"].names_value
+
+
+def test_phrases_value_and_id():
+    x = Expectation(
+        id="intent-401",
+        location=HERE,
+        title="Move backups",
+        want=Assignment("backup.backend", "PostgreSQL"),
+        matches=("nightly dump",),
+    )
+    linker = TextLinker(
+        [_event("a", "the nightly dump now uses postgresql, closes intent-401")], []
+    )
+    (link,) = linker.links(x, None)
+    assert link.phrase_hit and link.names_value and link.names_id
+
+
+def test_done_cues():
+    linker = TextLinker([_event("a", "Finished the migration"), _event("b", "started it")], [])
+    assert list(linker.done_cue_events()) == ["a"]
+
+
+def test_index_only_compares_events_sharing_a_token():
+    x = Expectation(id="x", location=HERE, title="rotate tokens")
+    events = [_event(f"e{i}", "unrelated words here") for i in range(50)]
+    events.append(_event("hit", "rotate the signing tokens"))
+    assert [link.event for link in TextLinker(events, []).links(x, None)] == ["hit"]
