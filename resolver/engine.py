@@ -20,52 +20,98 @@ from resolver.facts import FactBase, build
 from resolver.model import Project
 
 _CLINGO_ARGS = ["--warn=none", "--models=1"]
+#: Query facts that ask for explanations (rules/explain.lp, rules/gate.lp).
+_EXPLAINING = ("explain_target(", "explain_all", "gate_")
 
 
-@dataclass(frozen=True)
 class Atoms:
-    """The shown atoms of one solve, grouped by predicate name (arguments as Python values)."""
+    """The shown atoms of one solve, grouped by predicate name (arguments as Python values).
 
-    by_name: dict[str, list[tuple]]
+    Built from the model's text (one call into clingo, instead of one per symbol and argument):
+    every shown atom holds only integers, constants and nested terms of those.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._groups: dict[str, list[tuple]] | None = None
+
+    @property
+    def by_name(self) -> dict[str, list[tuple]]:
+        """Argument tuples grouped by predicate name, parsed on first use."""
+        if self._groups is None:
+            groups: dict[str, list[tuple]] = {}
+            for atom in self.text.split():
+                name, args = _parse_atom(atom)
+                groups.setdefault(name, []).append(args)
+            self._groups = groups
+        return self._groups
 
     def get(self, name: str) -> list[tuple]:
         """All argument tuples of the shown atoms named ``name``."""
         return self.by_name.get(name, [])
 
+    def facts(self) -> str:
+        """The atoms as fact text, to hand to another program."""
+        return self.text.replace(" ", ".\n") + ".\n" if self.text else ""
 
-def _value(symbol: clingo.Symbol):
-    kind = symbol.type
-    if kind == clingo.SymbolType.Number:
-        return symbol.number
-    if kind == clingo.SymbolType.Function:
-        if not symbol.arguments:
-            return symbol.name
-        return (symbol.name, *(_value(a) for a in symbol.arguments))
-    return str(symbol)
+
+def _term(text: str):
+    if text[0] == "-" or text[0].isdigit():
+        return int(text)
+    return text
+
+
+def _parse_atom(atom: str) -> tuple[str, tuple]:
+    """``name(1,x,f(2,3))`` → ``("name", (1, "x", ("f", 2, 3)))``."""
+    paren = atom.find("(")
+    if paren < 0:
+        return atom, ()
+    inner = atom[paren + 1 : -1]
+    if "(" not in inner:
+        return atom[:paren], tuple(_term(part) for part in inner.split(","))
+    return atom[:paren], tuple(_nested(inner))
+
+
+def _nested(inner: str) -> list:
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(inner):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(inner[start:index])
+            start = index + 1
+    parts.append(inner[start:])
+    out = []
+    for part in parts:
+        if "(" in part:
+            name, args = _parse_atom(part)
+            out.append((name, *args))
+        else:
+            out.append(_term(part))
+    return out
 
 
 def _rules_program() -> str:
     return "\n".join(path.read_text(encoding="utf-8") for path in resources.rule_files())
 
 
-def _solve(program_parts: Iterable[str], part: str) -> tuple[Atoms, list[str]]:
+def _solve(program_parts: Iterable[str], part: str) -> Atoms:
     control = clingo.Control(_CLINGO_ARGS)
     control.add(part, [], _rules_program())
     for text in program_parts:
         control.add(part, [], text)
     control.ground([(part, [])])
-    symbols: list[clingo.Symbol] = []
+    shown: list[str] = []
 
     def on_model(model: clingo.Model) -> None:
-        symbols.extend(model.symbols(shown=True))
+        shown.append(str(model))
 
     result = control.solve(on_model=on_model)
     if not result.satisfiable:
         raise RuntimeError("the rules have no answer for this history (a bug in rules/*.lp)")
-    grouped: dict[str, list[tuple]] = {}
-    for symbol in symbols:
-        grouped.setdefault(symbol.name, []).append(tuple(_value(a) for a in symbol.arguments))
-    return Atoms(grouped), [f"{s}." for s in symbols]
+    return Atoms(shown[-1] if shown else "")
 
 
 @dataclass(frozen=True)
@@ -84,19 +130,25 @@ class Standpoint:
 class Prepared:
     """A history whose standpoint-independent derivations are done; answers standpoints."""
 
-    def __init__(self, project: Project) -> None:
+    def __init__(self, project: Project, reduce: bool = True) -> None:
         self.project = project
-        self.facts: FactBase = build(project)
-        self.core, core_lines = _solve([self.facts.declarations, self.facts.events], "prepare")
-        self._core_text = "\n".join(core_lines) + "\n"
+        self.facts: FactBase = build(project, reduce=reduce)
+        self.core = _solve(
+            [self.facts.declarations, self.facts.links, self.facts.events], "prepare"
+        )
+        self._core_text = self.core.facts()
 
-    def solve(self, standpoint: Standpoint, snapshot_facts: str = "") -> Atoms:
-        """Derive every verdict at ``standpoint``; returns the shown atoms."""
+    def solve(self, standpoint: Standpoint, extra_facts: str = "") -> Atoms:
+        """Derive every verdict at ``standpoint``; returns the shown atoms.
+
+        ``extra_facts`` carries query facts (a snapshot's state, explanation or gate targets).
+        Explanations also read the text linker's measurements, which a plain status query does
+        not need, so those are only added when the query asks for an explanation or a gate.
+        """
         at = times.encode(standpoint.at)
         known = times.LATEST if standpoint.known is None else times.encode(standpoint.known)
-        query = f"now({at}).\nknown({known}).\n{snapshot_facts}"
-        atoms, _ = _solve(
-            [self.facts.declarations, self._core_text, self.facts.channel_log, query],
-            "standpoint",
-        )
-        return atoms
+        query = f"now({at}).\nknown({known}).\n{extra_facts}"
+        parts = [self.facts.declarations, self._core_text, self.facts.channel_log, query]
+        if any(marker in extra_facts for marker in _EXPLAINING):
+            parts.append(self.facts.links)
+        return _solve(parts, "standpoint")

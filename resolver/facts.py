@@ -7,8 +7,9 @@ integer is range-checked, so no input can change or break the program.
 
 Facts fall into three texts, each built once per history:
 
-* ``declarations``: channels, actors, expectations, tasks, and the text linker's measurements;
+* ``declarations``: channels, actors, expectations and tasks (read by both parts);
 * ``events``: the events that matter to the standpoint-independent rules (``prepare`` part);
+* ``links``: the text linker's measurements (``prepare``, and explanations at a standpoint);
 * ``channel_log``: per-channel times and sequence numbers, for footprints and gaps (``standpoint``).
 """
 
@@ -51,6 +52,7 @@ class FactBase:
     declarations: str
     events: str
     channel_log: str
+    links: str = ""
 
     def event_id(self, number: int) -> str:
         """The event id interned as ``number``."""
@@ -94,8 +96,33 @@ class _Writer:
         return "\n".join(self.lines) + "\n"
 
 
-def build(project: Project) -> FactBase:
-    """Intern the project and render its three fact texts."""
+def relevant_event_ids(project: Project, linked: set[str]) -> set[str]:
+    """Events that could touch some expectation or task: a safe superset for the rules.
+
+    An event the rules could ever read (as an opening, a bound, a candidate or a claim) sets a
+    wanted or ``superseded_when`` key, carries a marker, is named by a declaration, or is linked
+    by text. Every other event matters only to the channel log (footprints and gaps), so it is
+    left out of the ``prepare`` part; ``tests/test_reduction.py`` checks that this changes no
+    verdict.
+    """
+    keys = {x.want.key for x in project.expectations if x.want is not None}
+    keys |= {x.superseded_when.key for x in project.expectations if x.superseded_when is not None}
+    named = {x.opened_by for x in project.expectations} | {x.before for x in project.expectations}
+    named |= {t.opened_by for t in project.tasks}
+    out = set(linked)
+    for ev in project.events:
+        if ev.markers or ev.id in named or any(a.key in keys for a in ev.sets):
+            out.add(ev.id)
+    return out
+
+
+def build(project: Project, reduce: bool = True) -> FactBase:
+    """Intern the project and render its three fact texts.
+
+    With ``reduce`` (the default) the ``prepare`` part sees only the events that could touch an
+    expectation (:func:`relevant_event_ids`); without it, every event (the plain path that the
+    equivalence tests compare against).
+    """
     interner = Interner()
     interner.intern_all(("event", e.id) for e in sorted(project.events, key=lambda e: e.id))
 
@@ -147,6 +174,8 @@ def build(project: Project) -> FactBase:
 
     linker = TextLinker(project.events, project.aliases)
     openers = {e.id: e for e in project.events}
+    linked: set[str] = set()
+    links = _Writer()
     for expectation in project.expectations:
         opening_text = None
         source = expectation.opened_by or _task_opener(project, expectation)
@@ -154,19 +183,22 @@ def build(project: Project) -> FactBase:
             opening_text = openers[source].text
         number = item(expectation.id)
         for link in linker.links(expectation, opening_text):
+            linked.add(link.event)
             ev = event(link.event)
             if link.title_overlap:
-                decl.fact("overlap", number, ev, 1, *link.title_overlap)
+                links.fact("overlap", number, ev, 1, *link.title_overlap)
             if link.opening_overlap:
-                decl.fact("overlap", number, ev, 2, *link.opening_overlap)
+                links.fact("overlap", number, ev, 2, *link.opening_overlap)
             if link.phrase_hit:
-                decl.fact("phrase_hit", number, ev)
+                links.fact("phrase_hit", number, ev)
             if link.names_value:
-                decl.fact("names_value", number, ev)
+                links.fact("names_value", number, ev)
             if link.names_id:
-                decl.fact("names_id", number, ev)
+                links.fact("names_id", number, ev)
+    relevant = relevant_event_ids(project, linked) if reduce else None
     for event_id in sorted(linker.done_cue_events()):
-        decl.fact("done_cue", event(event_id))
+        if relevant is None or event_id in relevant:
+            links.fact("done_cue", event(event_id))
 
     evs = _Writer()
     log = _Writer()
@@ -175,15 +207,8 @@ def build(project: Project) -> FactBase:
         number = event(ev.id)
         ch = channel(ev.channel)
         at, rec = _time(ev.at), _time(ev.recorded)
-        evs.fact("event", number, ch, at, rec, actor(ev.by))
-        if ev.by is not None:
-            evs.fact("actor", actor(ev.by))
-        if ev.outcome != "confirmed":
-            evs.fact("outcome", number, _const(ev.outcome))
-        for assignment in ev.sets:
-            evs.fact("sets", number, key(assignment.key), value(assignment.value))
-        for marker in ev.markers:
-            evs.fact("marker", number, _const(marker.kind), item(marker.target))
+        if relevant is None or ev.id in relevant:
+            _event_facts(evs, ev, number, ch, at, rec, actor, key, value, item)
         log.fact("cev", ch, at, rec)
         if ev.seq is not None:
             seq = check_int(ev.seq, "seq")
@@ -198,7 +223,19 @@ def build(project: Project) -> FactBase:
             log.fact("seq_next", ch, low, high)
     for ev in project.events:
         decl.fact("channel", channel(ev.channel))
-    return FactBase(interner, decl.text(), evs.text(), log.text())
+    return FactBase(interner, decl.text(), evs.text(), log.text(), links.text())
+
+
+def _event_facts(evs, ev, number, ch, at, rec, actor, key, value, item) -> None:
+    evs.fact("event", number, ch, at, rec, actor(ev.by))
+    if ev.by is not None:
+        evs.fact("actor", actor(ev.by))
+    if ev.outcome != "confirmed":
+        evs.fact("outcome", number, _const(ev.outcome))
+    for assignment in ev.sets:
+        evs.fact("sets", number, key(assignment.key), value(assignment.value))
+    for marker in ev.markers:
+        evs.fact("marker", number, _const(marker.kind), item(marker.target))
 
 
 def _task_opener(project: Project, expectation: Expectation) -> str | None:
