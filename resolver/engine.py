@@ -148,7 +148,14 @@ class Prepared:
         at = times.encode(standpoint.at)
         known = times.LATEST if standpoint.known is None else times.encode(standpoint.known)
         query = f"now({at}).\nknown({known}).\n{extra_facts}"
-        parts = [self.facts.declarations, self._core_text, self.facts.channel_log, query]
+        log = self.facts.channel_log
+        parts = [
+            self.facts.declarations,
+            self._core_text,
+            log.static_text,
+            log.details(at, known),
+            query,
+        ]
         if any(marker in extra_facts for marker in _EXPLAINING):
             parts.append(self.facts.links)
         return _solve(parts, "standpoint")

@@ -10,17 +10,17 @@ Facts fall into three texts, each built once per history:
 * ``declarations``: channels, actors, expectations and tasks (read by both parts);
 * ``events``: the events that matter to the standpoint-independent rules (``prepare`` part);
 * ``links``: the text linker's measurements (``prepare``, and explanations at a standpoint);
-* ``channel_log``: per-channel times and sequence numbers, for footprints and gaps (``standpoint``).
+* ``channel_log``: per-channel times and sequence numbers in blocks, for footprints and gaps
+  (``standpoint``; see ``channel_log.py``).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import pairwise
 
 from resolver import times
+from resolver.channel_log import DEFAULT_BLOCK_SIZE, ChannelLog
 from resolver.interning import Interner, check_int
 from resolver.linker import TextLinker
 from resolver.model import MARKER_KINDS, OUTCOMES, TIERS, Expectation, Project, Value
@@ -51,7 +51,7 @@ class FactBase:
     interner: Interner
     declarations: str
     events: str
-    channel_log: str
+    channel_log: ChannelLog
     links: str = ""
 
     def event_id(self, number: int) -> str:
@@ -201,29 +201,22 @@ def build(project: Project, reduce: bool = True) -> FactBase:
             links.fact("done_cue", event(event_id))
 
     evs = _Writer()
-    log = _Writer()
-    by_channel: dict[int, set[int]] = defaultdict(set)
+    entries: list[tuple[int, int | None, int, int]] = []
     for ev in project.events:
         number = event(ev.id)
         ch = channel(ev.channel)
         at, rec = _time(ev.at), _time(ev.recorded)
         if relevant is None or ev.id in relevant:
             _event_facts(evs, ev, number, ch, at, rec, actor, key, value, item)
-        log.fact("cev", ch, at, rec)
         if ev.seq is not None:
-            seq = check_int(ev.seq, "seq")
-            check_int(seq + 1, "seq")
-            check_int(seq - 1, "seq")
-            log.fact("cseq", ch, seq, at, rec)
-            by_channel[ch].add(seq)
+            check_int(ev.seq + 1, "seq")
+            check_int(ev.seq - 1, "seq")
+        entries.append((ch, ev.seq, at, rec))
     evs.fact("actor", 0)
-    for ch, seqs in sorted(by_channel.items()):
-        ordered = sorted(seqs)
-        for low, high in pairwise(ordered):
-            log.fact("seq_next", ch, low, high)
     for ev in project.events:
         decl.fact("channel", channel(ev.channel))
-    return FactBase(interner, decl.text(), evs.text(), log.text(), links.text())
+    log = ChannelLog(entries, DEFAULT_BLOCK_SIZE if reduce else 1)
+    return FactBase(interner, decl.text(), evs.text(), log, links.text())
 
 
 def _event_facts(evs, ev, number, ch, at, rec, actor, key, value, item) -> None:

@@ -63,7 +63,14 @@ def write_bytes(data: bytes, output: str) -> None:
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
