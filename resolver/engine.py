@@ -130,9 +130,11 @@ class Standpoint:
 class Prepared:
     """A history whose standpoint-independent derivations are done; answers standpoints."""
 
-    def __init__(self, project: Project, reduce: bool = True) -> None:
+    def __init__(
+        self, project: Project, reduce: bool = True, block_size: int | None = None
+    ) -> None:
         self.project = project
-        self.facts: FactBase = build(project, reduce=reduce)
+        self.facts: FactBase = build(project, reduce=reduce, block_size=block_size)
         self.core = _solve(
             [self.facts.declarations, self.facts.links, self.facts.events], "prepare"
         )

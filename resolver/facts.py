@@ -116,7 +116,7 @@ def relevant_event_ids(project: Project, linked: set[str]) -> set[str]:
     return out
 
 
-def build(project: Project, reduce: bool = True) -> FactBase:
+def build(project: Project, reduce: bool = True, block_size: int | None = None) -> FactBase:
     """Intern the project and render its three fact texts.
 
     With ``reduce`` (the default) the ``prepare`` part sees only the events that could touch an
@@ -215,7 +215,9 @@ def build(project: Project, reduce: bool = True) -> FactBase:
     evs.fact("actor", 0)
     for ev in project.events:
         decl.fact("channel", channel(ev.channel))
-    log = ChannelLog(entries, DEFAULT_BLOCK_SIZE if reduce else 1)
+    if block_size is None:
+        block_size = DEFAULT_BLOCK_SIZE if reduce else 1
+    log = ChannelLog(entries, block_size)
     return FactBase(interner, decl.text(), evs.text(), log, links.text())
 
 

@@ -1,0 +1,94 @@
+"""The optimised path changes no verdict: reduced events and blocked channel logs versus the plain
+path (every event in the prepare part, one event per block), on random small histories."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from resolver.engine import Prepared, Standpoint
+from resolver.errors import Location
+from resolver.model import Actor, Assignment, Channel, Event, Expectation, Marker, Project, Task
+from resolver.verdicts import resolve
+
+HERE = Location("random.ol", 1, 1)
+DAY = 86400
+START = 1_720_000_000  # 2024-07-03
+CHANNELS = ("commits", "issues", "sessions")
+WORDS = ("backup", "postgres", "move", "done", "rotate", "token", "docs", "cleanup", "fixed")
+KEYS = ("backup.backend", "flag.x", "token.version")
+VALUES = ("PostgreSQL", "SQLite", "on", "off", "2")
+
+
+@st.composite
+def histories(draw) -> Project:
+    count = draw(st.integers(min_value=3, max_value=28))
+    events = []
+    for index in range(count):
+        at = START + draw(st.integers(min_value=0, max_value=40)) * DAY // 2
+        late = draw(st.sampled_from([0, 0, 0, 3600, 5 * DAY]))
+        channel = draw(st.sampled_from(CHANNELS))
+        seq = draw(st.one_of(st.none(), st.integers(min_value=1, max_value=30)))
+        sets = ()
+        if draw(st.booleans()):
+            sets = (Assignment(draw(st.sampled_from(KEYS)), draw(st.sampled_from(VALUES))),)
+        markers = ()
+        if draw(st.integers(min_value=0, max_value=4)) == 0:
+            kind = draw(st.sampled_from(["completes", "cancels", "waives", "reopens",
+                                         "supersedes", "claims_complete", "reports_pending"]))
+            markers = (Marker(kind, draw(st.sampled_from(["x0", "x1", "x2", "t"]))),)
+        text = " ".join(draw(st.lists(st.sampled_from(WORDS), max_size=4)))
+        events.append(Event(
+            id=f"e{index:02d}", channel=channel, at=at, recorded=at + late, location=HERE,
+            seq=seq, by=draw(st.sampled_from([None, "alice", "bot", "dev"])), text=text or None,
+            sets=sets, markers=markers,
+            outcome=draw(st.sampled_from(["confirmed", "confirmed", "confirmed", "unknown",
+                                          "failed"])),
+        ))
+    expectations = []
+    for index in range(3):
+        opener = draw(st.sampled_from([e.id for e in events]))
+        expectations.append(Expectation(
+            id=f"x{index}", location=HERE, title=draw(st.sampled_from(
+                ["Move backup to postgres", "Rotate token", "Update docs"])),
+            opened_by=opener if index != 2 else None,
+            opened=START + DAY if index == 2 else None,
+            want=Assignment(KEYS[index], draw(st.sampled_from(VALUES))),
+            deadline=draw(st.one_of(st.none(), st.just(START + 10 * DAY))),
+            before=draw(st.one_of(st.none(), st.sampled_from([e.id for e in events]))),
+            verify=draw(st.sampled_from([None, "state", "textual"])),
+            search=draw(st.sampled_from([(), ("commits",), ("commits", "issues")])),
+            requires=("x0",) if index == 1 else (),
+            part_of="t" if index < 2 else None,
+            window=draw(st.one_of(st.none(), st.just(3 * DAY))),
+        ))
+    return Project(
+        channels=(Channel("sessions", "mention", False, HERE),),
+        actors=(Actor("alice", "principal", HERE), Actor("bot", "agent", HERE)),
+        tasks=(Task(id="t", location=HERE, principals=("alice",), obligations=("x0", "x1")),),
+        expectations=tuple(expectations),
+        events=tuple(events),
+    )
+
+
+def _answers(prepared: Prepared, points) -> list:
+    out = []
+    for at, known in points:
+        res = resolve(prepared, Standpoint(at, known))
+        out.append((
+            [(v.id, v.status, v.closed_by, v.tier, v.closed_at, v.confidence, v.flags, v.bound,
+              v.footprint_complete, v.channels, v.reasons) for v in res.expectations],
+            [(t.id, t.status, t.outstanding, t.findings) for t in res.tasks],
+        ))
+    return out
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(histories(), st.integers(min_value=2, max_value=4))
+def test_optimised_path_matches_plain_path(project: Project, block_size: int):
+    points = [(START + d * DAY, None) for d in (2, 6, 11, 25)]
+    points += [(START + 6 * DAY, START + 6 * DAY), (START + 9 * DAY, START + 4 * DAY)]
+    plain = _answers(Prepared(project, reduce=False, block_size=1), points)
+    optimised = _answers(Prepared(project, reduce=True, block_size=block_size), points)
+    assert optimised == plain
