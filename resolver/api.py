@@ -81,6 +81,9 @@ def status(
     at: str | int | None = None,
     known: str | int | None = None,
     snapshot: str | Path | None = None,
+    reasons: bool = True,
 ) -> Resolution:
-    """Every verdict at one standpoint."""
-    return resolve(prepared, standpoint(at, known), snapshot_facts(prepared, snapshot))
+    """Every verdict at one standpoint; ``reasons=False`` skips the reasons (faster)."""
+    return resolve(
+        prepared, standpoint(at, known), snapshot_facts(prepared, snapshot), reasons=reasons
+    )

@@ -39,6 +39,7 @@ class ChannelLog:
     ) -> None:
         if block_size < 1:
             raise ValueError("block_size must be at least 1")
+        self.block_size = block_size
         by_time: dict[int, list[tuple[int, int]]] = defaultdict(list)
         by_seq: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
         for channel, seq, at, rec in entries:
@@ -123,3 +124,44 @@ def _seq_runs(rows: list[tuple[int, int, int]], size: int) -> Iterable[list[tupl
         run.append(row)
     if run:
         yield run
+
+
+class CandidateLog:
+    """Each expectation's candidates per channel in blocks, for the footprint's candidate count.
+
+    The count of visible candidates is all a verdict needs of the (many) candidates that make no
+    transition; blocks give it without reading every candidate at every standpoint, exactly as
+    for the channel log (``rules/channel_log.lp``).
+    """
+
+    def __init__(
+        self, entries: Iterable[tuple[int, int, int, int, int]], block_size: int = 1
+    ) -> None:
+        groups: dict[tuple[int, int], list[tuple[int, int, int]]] = defaultdict(list)
+        for x, channel, event, at, rec in entries:
+            groups[(x, channel)].append((at, rec, event))
+        self._blocks: list[tuple[int, int, int, int, int, tuple[tuple[int, int, int], ...]]] = []
+        lines = []
+        for (x, channel), rows in sorted(groups.items()):
+            rows.sort()
+            for start in range(0, len(rows), block_size):
+                chunk = rows[start : start + block_size]
+                number = len(self._blocks) + 1
+                at_min, at_max = chunk[0][0], chunk[-1][0]
+                rec_min, rec_max = min(r for _, r, _ in chunk), max(r for _, r, _ in chunk)
+                self._blocks.append((number, at_min, at_max, rec_min, rec_max, tuple(chunk)))
+                lines.append(
+                    f"cblock({x},{channel},{number},{len(chunk)},{at_min},{at_max},"
+                    f"{rec_min},{rec_max})."
+                )
+        self.static_text = "\n".join(lines) + "\n"
+
+    def details(self, at: int, known: int) -> str:
+        """Facts for the candidates of every block that straddles ``(at, known)``."""
+        lines = []
+        for number, at_min, at_max, rec_min, rec_max, rows in self._blocks:
+            whole = at_max <= at and rec_max <= known
+            none = at_min > at or rec_min > known
+            if not whole and not none:
+                lines.extend(f"cdetail({number},{e},{a},{r})." for a, r, e in rows)
+        return "\n".join(lines) + "\n"

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import clingo
 
 from resolver import resources, times
+from resolver.channel_log import CandidateLog
 from resolver.facts import FactBase, build
 from resolver.model import Project
 
@@ -127,8 +128,17 @@ class Standpoint:
         return self.known is None
 
 
+#: Prepared atoms that only reasons and explanations read (one per touching event).
+_REASON_ATOMS = ("rejection(", "cand_channel(")
+
+
 class Prepared:
-    """A history whose standpoint-independent derivations are done; answers standpoints."""
+    """A history whose standpoint-independent derivations are done; answers standpoints.
+
+    ``reduce`` and ``block_size`` choose the optimised path (the default) or the plain one
+    (``reduce=False``: every event in the prepare part, one event per block); both give the same
+    verdicts (``tests/test_reduction.py``).
+    """
 
     def __init__(
         self, project: Project, reduce: bool = True, block_size: int | None = None
@@ -138,14 +148,42 @@ class Prepared:
         self.core = _solve(
             [self.facts.declarations, self.facts.links, self.facts.events], "prepare"
         )
-        self._core_text = self.core.facts()
+        verdict_atoms, reason_atoms = [], []
+        needed = self._verdict_events()
+        for atom in self.core.text.split():
+            if atom.startswith(_REASON_ATOMS) or (
+                atom.startswith("evt(") and int(atom[4 : atom.index(",")]) not in needed
+            ):
+                reason_atoms.append(atom)
+            else:
+                verdict_atoms.append(atom)
+        self._core_text = "".join(f"{atom}.\n" for atom in verdict_atoms)
+        self._reason_text = "".join(f"{atom}.\n" for atom in reason_atoms)
+        times_of = {e: (at, rec) for e, at, rec, _ in self.core.get("evt")}
+        self.candidates = CandidateLog(
+            ((x, c, e, *times_of[e]) for x, e, c in self.core.get("cand_channel")),
+            self.facts.channel_log.block_size,
+        )
 
-    def solve(self, standpoint: Standpoint, extra_facts: str = "") -> Atoms:
+    def _verdict_events(self) -> set[int]:
+        """Events a verdict can read: transitions, openings, bounds and claims."""
+        needed: set[int] = set()
+        for name in ("close", "reopen", "proposal", "unconfirmed", "below_verify", "opener"):
+            needed.update(args[1] for args in self.core.get(name))
+        needed.update(args[0] for args in self.core.get("claim"))
+        interner = self.facts.interner
+        for x in self.project.expectations:
+            if x.before is not None:
+                needed.add(interner.intern(("event", x.before)))
+        return needed
+
+    def solve(self, standpoint: Standpoint, extra_facts: str = "", reasons: bool = True) -> Atoms:
         """Derive every verdict at ``standpoint``; returns the shown atoms.
 
         ``extra_facts`` carries query facts (a snapshot's state, explanation or gate targets).
-        Explanations also read the text linker's measurements, which a plain status query does
-        not need, so those are only added when the query asks for an explanation or a gate.
+        ``reasons=False`` leaves out the rejected candidates, which only reasons and
+        explanations read; the verdicts are the same. Explanations also read the text linker's
+        measurements, added only when the query asks for an explanation or a gate.
         """
         at = times.encode(standpoint.at)
         known = times.LATEST if standpoint.known is None else times.encode(standpoint.known)
@@ -156,8 +194,13 @@ class Prepared:
             self._core_text,
             log.static_text,
             log.details(at, known),
+            self.candidates.static_text,
+            self.candidates.details(at, known),
             query,
         ]
-        if any(marker in extra_facts for marker in _EXPLAINING):
+        explaining = any(marker in extra_facts for marker in _EXPLAINING)
+        if reasons or explaining:
+            parts.append(self._reason_text)
+        if explaining:
             parts.append(self.facts.links)
         return _solve(parts, "standpoint")

@@ -213,8 +213,8 @@ def build(project: Project, reduce: bool = True, block_size: int | None = None) 
             check_int(ev.seq - 1, "seq")
         entries.append((ch, ev.seq, at, rec))
     evs.fact("actor", 0)
-    for ev in project.events:
-        decl.fact("channel", channel(ev.channel))
+    for name in sorted({ev.channel for ev in project.events}):
+        decl.fact("channel", channel(name))
     if block_size is None:
         block_size = DEFAULT_BLOCK_SIZE if reduce else 1
     log = ChannelLog(entries, block_size)

@@ -13,9 +13,10 @@ measurements to the rules as integer facts (see ``facts.py``):
 
 Words are normalised (Unicode NFKC, case folded, split on anything that is not a letter or digit),
 stop words dropped, a light suffix-stripping stemmer applied, and ``alias`` words mapped to the
-first word of their alias line. Events are indexed by token, so the linker only compares an
-expectation with events sharing at least one of its words: cost grows with the matches, never
-with expectations × events.
+first word of their alias line. A word found in the texts of more than ``COMMON_WORD_EVENTS``
+events (200) is not a linking word: it counts neither as shared nor in a title's total.
+Events are indexed by token, so the linker only compares an expectation with events sharing one
+of its words: the work grows with the links found, never with expectations times events.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
 
 from resolver.model import Alias, Event, Expectation
 
@@ -82,6 +84,7 @@ _SUFFIXES = (
 )
 
 
+@cache
 def stem(word: str) -> str:
     """Strip one common English suffix, keeping at least three letters of stem."""
     if word.isdigit() or len(word) <= 3:
@@ -165,14 +168,19 @@ def _contains(sequence: list[str], phrase: tuple[str, ...]) -> bool:
     return any(tuple(sequence[i : i + width]) == phrase for i in range(len(sequence) - width + 1))
 
 
+#: A word in the texts of more than this many events is not a linking word: in a large log it
+#: would link every expectation to a fixed share of all events (quadratic work) while telling
+#: nothing about any of them. Below it, every content word links.
+COMMON_WORD_EVENTS = 200
+
+
 class TextLinker:
     """Links expectations to events through a token index built once per history."""
 
     def __init__(self, events: Iterable[Event], aliases: Iterable[Alias]) -> None:
         self.vocabulary = Vocabulary.from_aliases(aliases)
         self._tokens: dict[str, list[str]] = {}
-        self._raw_words: dict[str, frozenset[str]] = {}
-        self._index: dict[str, set[str]] = defaultdict(set)
+        self._index: dict[str, list[str]] = defaultdict(list)
         self._texts: dict[str, str] = {}
         for event in events:
             if not event.text:
@@ -180,9 +188,11 @@ class TextLinker:
             tokens = self.vocabulary.tokens(event.text)
             self._tokens[event.id] = tokens
             self._texts[event.id] = event.text
-            self._raw_words[event.id] = frozenset(words(event.text))
             for token in set(tokens):
-                self._index[token].add(event.id)
+                self._index[token].append(event.id)
+        self.common = frozenset(
+            token for token, ids in self._index.items() if len(ids) > COMMON_WORD_EVENTS
+        )
 
     def done_cue_events(self) -> Iterator[str]:
         """Ids of events whose text makes a done-style claim."""
@@ -190,17 +200,22 @@ class TextLinker:
             if DONE_CUES.intersection(tokens):
                 yield event_id
 
+    def _rarest(self, tokens: Iterable[str]) -> str | None:
+        known = [t for t in tokens if t in self._index]
+        return min(known, key=lambda t: len(self._index[t]), default=None)
+
     def links(self, expectation: Expectation, opening_text: str | None) -> Iterator[Link]:
         """Every event whose text shares a content word, a phrase or the id with the expectation."""
         vocab = self.vocabulary
-        title = vocab.token_set(expectation.title)
-        opening = vocab.token_set(opening_text)
+        title = vocab.token_set(expectation.title) - self.common
+        opening = vocab.token_set(opening_text) - self.common
         phrases = [p for p in (vocab.phrase(m) for m in expectation.matches) if p]
         value_tokens = self._value_tokens(expectation)
         id_words = tuple(words(expectation.id))
-        probe = set(title) | set(opening) | {p[0] for p in phrases} | set(value_tokens)
-        if id_words:
-            probe.add(stem(id_words[0]) if id_words[0] not in STOP_WORDS else id_words[0])
+        probe = set(title) | set(opening)
+        for anchor in [*(self._rarest(p) for p in phrases), self._id_anchor(id_words)]:
+            if anchor is not None:
+                probe.add(anchor)
         seen: set[str] = set()
         for token in probe:
             seen.update(self._index.get(token, ()))
@@ -222,6 +237,12 @@ class TextLinker:
             )
             if link.title_overlap or link.opening_overlap or link.phrase_hit or link.names_id:
                 yield link
+
+    def _id_anchor(self, id_words: tuple[str, ...]) -> str | None:
+        tokens = [
+            self.vocabulary.canonical.get(stem(w), stem(w)) for w in id_words if w not in STOP_WORDS
+        ]
+        return self._rarest(tokens)
 
     def _value_tokens(self, expectation: Expectation) -> tuple[str, ...]:
         if expectation.want is None or isinstance(expectation.want.value, bool):

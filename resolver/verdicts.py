@@ -111,7 +111,9 @@ def _decode(value: int) -> int:
     return times.decode(value)
 
 
-def read(prepared: Prepared, standpoint: Standpoint, atoms: Atoms) -> Resolution:
+def read(
+    prepared: Prepared, standpoint: Standpoint, atoms: Atoms, with_reasons: bool = True
+) -> Resolution:
     """Arrange the atoms of one standpoint into typed verdicts."""
     facts = prepared.facts
     project = prepared.project
@@ -142,8 +144,9 @@ def read(prepared: Prepared, standpoint: Standpoint, atoms: Atoms) -> Resolution
     relevant: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
     for x, c, lo, hi in atoms.get("relevant_gap"):
         relevant[(x, c)].append((lo, hi))
-    reasons = per_item("reason")
-    examined = per_item("visible_touch")
+    # Without reasons the rejected candidates were left out, so reasons would be partial.
+    reasons = per_item("reason") if with_reasons else {}
+    examined = per_item("visible_touch") if with_reasons else {}
 
     verdicts = []
     for x in sorted(project.expectations, key=lambda e: e.id):
@@ -243,6 +246,9 @@ def _reason(facts, args: tuple) -> Reason:
     return Reason(str(code), event_id, str(detail))
 
 
-def resolve(prepared: Prepared, standpoint: Standpoint, snapshot_facts: str = "") -> Resolution:
+def resolve(
+    prepared: Prepared, standpoint: Standpoint, snapshot_facts: str = "", reasons: bool = True
+) -> Resolution:
     """Solve one standpoint and read its verdicts."""
-    return read(prepared, standpoint, prepared.solve(standpoint, snapshot_facts))
+    atoms = prepared.solve(standpoint, snapshot_facts, reasons=reasons)
+    return read(prepared, standpoint, atoms, with_reasons=reasons)

@@ -92,3 +92,14 @@ def test_index_only_compares_events_sharing_a_token():
     events = [_event(f"e{i}", "unrelated words here") for i in range(50)]
     events.append(_event("hit", "rotate the signing tokens"))
     assert [link.event for link in TextLinker(events, []).links(x, None)] == ["hit"]
+
+
+def test_words_in_too_many_events_do_not_link():
+    from resolver.linker import COMMON_WORD_EVENTS
+
+    x = Expectation(id="x", location=HERE, title="rotate billing tokens")
+    events = [_event(f"e{i}", "billing report") for i in range(COMMON_WORD_EVENTS + 1)]
+    events.append(_event("hit", "rotate the signing tokens"))
+    links = list(TextLinker(events, []).links(x, None))
+    assert [link.event for link in links] == ["hit"]
+    assert links[0].title_overlap == (2, 2)  # "billing" counts neither as shared nor in the total
