@@ -244,7 +244,7 @@ def _opening(writer: _Writer, number: int, opened_by, opened, event) -> None:
     if opened_by is not None:
         writer.fact("opened_by", number, event(opened_by))
     if opened is not None:
-        writer.fact("opened_at", number, _time(opened))
+        writer.fact("opened_time", number, _time(opened))
 
 
 def _expectation(decl, x: Expectation, item, event, channel, actor, key, value) -> None:

@@ -14,7 +14,7 @@ measurements to the rules as integer facts (see ``facts.py``):
 Words are normalised (Unicode NFKC, case folded, split on anything that is not a letter or digit),
 stop words dropped, a light suffix-stripping stemmer applied, and ``alias`` words mapped to the
 first word of their alias line. A word found in the texts of more than ``COMMON_WORD_EVENTS``
-events (200) is not a linking word: it counts neither as shared nor in a title's total.
+events (100) is not a linking word: it counts neither as shared nor in a title's total.
 Events are indexed by token, so the linker only compares an expectation with events sharing one
 of its words: the work grows with the links found, never with expectations times events.
 """
@@ -171,7 +171,7 @@ def _contains(sequence: list[str], phrase: tuple[str, ...]) -> bool:
 #: A word in the texts of more than this many events is not a linking word: in a large log it
 #: would link every expectation to a fixed share of all events (quadratic work) while telling
 #: nothing about any of them. Below it, every content word links.
-COMMON_WORD_EVENTS = 200
+COMMON_WORD_EVENTS = 100
 
 
 class TextLinker:

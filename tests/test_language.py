@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from lark import Lark
 
@@ -363,6 +363,7 @@ def test_any_printable_string_round_trips(text: str) -> None:
 @given(st.text())
 def test_any_string_round_trips_in_every_string_clause(text: str) -> None:
     """Raw control characters other than line breaks may stand in a literal as they are."""
+    assume(text != "b")  # repeated phrases are one phrase
     literal = f'"{escape(text)}"'
     source = f'expectation x {{ title {literal} matches {literal}, "b" scope {literal} }}'
     (x,) = parse(source).expectations

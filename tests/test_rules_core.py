@@ -396,3 +396,17 @@ event c { channel commits at 2024-08-02 by alice completes t }
     source2 = source.replace("waives t", "reports_pending t")
     res = resolve_text(source2, at="2024-09-01")
     assert verdict(res, "a").status == "OPEN"
+
+
+def test_oracle_opening_not_reported_before_it_is_visible():
+    base = BASE.replace("opened_by open-1", "opened 2024-07-10")
+    v = status_of("", at="2024-07-01", base=base)
+    assert (v.status, v.opened_at) == ("NOT_OPENED", None)
+
+
+def test_an_effective_reopen_is_not_also_a_rejection():
+    ev = ('event c1 { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }\n'
+          'event r1 { channel commits at 2024-08-05 by alice reopens x }')
+    v = status_of(ev)
+    assert not any(r.event == "r1" and r.code == "candidate_rejected" for r in v.reasons)
+    assert any(r.event == "r1" and r.code == "reopened" for r in v.reasons)

@@ -4,4 +4,4 @@ To add a command, write ``commands/NAME.py`` with ``register`` (which sets ``fun
 ``set_defaults``) and list it in :data:`COMMANDS`.
 """
 
-COMMANDS = ("status",)
+COMMANDS = ("status", "bench", "explain", "test", "check", "graph", "report", "receipt", "lint")

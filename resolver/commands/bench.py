@@ -1,0 +1,139 @@
+"""``openloop bench``: time reading, loading, preparing and resolving synthetic histories."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from resolver.bench import harness
+from resolver.errors import InputError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``bench`` subcommand."""
+    parser = subparsers.add_parser(
+        "bench",
+        help="benchmark openloop on generated histories (floor, cold, warm, peak RSS)",
+        description="Generate deterministic synthetic histories and measure, each size in a "
+        "fresh process: floor (reading the .jsonl with the json module), cold "
+        "(load + prepare + resolve one standpoint), warm (one more standpoint) and "
+        "peak RSS, with ratios to the floor and the targets of issue 7 (PASS/MISS). "
+        "Progress goes to stderr.",
+    )
+    parser.add_argument(
+        "--events", type=_count, metavar="N", help="measure this one size (default: --sizes)"
+    )
+    parser.add_argument(
+        "--sizes",
+        type=_sizes,
+        metavar="N,N...",
+        default=harness.DEFAULT_SIZES,
+        help="comma-separated event counts (default: 10000,100000)",
+    )
+    parser.add_argument("--million", action="store_true", help="also measure 1,000,000 events")
+    parser.add_argument(
+        "--expectations",
+        type=_count,
+        metavar="X",
+        help="expectations and obligations per history (default: events/100, between 5 and 1000)",
+    )
+    parser.add_argument(
+        "--runs",
+        type=_count,
+        default=3,
+        metavar="R",
+        help="runs of floor and cold; medians are reported (default: 3)",
+    )
+    parser.add_argument(
+        "--standpoints",
+        type=_count,
+        default=7,
+        metavar="W",
+        help="random standpoints timed warm; the median is reported (default: 7)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        metavar="S",
+        help="seed of the generator and of the standpoints (default: 0)",
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        metavar="DIR",
+        help="keep generated histories in DIR and reuse them on later runs "
+        "(default: a temporary folder, removed afterwards)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help="give up on a size after this long (reported as an error)",
+    )
+    parser.add_argument(
+        "--memory-limit-mb",
+        type=int,
+        default=16_384,
+        metavar="MB",
+        help="address-space cap of each measuring process, to protect the "
+        "machine (default: 16384; 0 for none)",
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        metavar="DIR",
+        help="also profile one cold run and the warm standpoints with cProfile: "
+        "DIR/SIZE/{cold,warm}.prof and top-25 summaries .txt",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object per size, one per line, instead of a table",
+    )
+    parser.set_defaults(func=run)
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    return tuple(_count(part) for part in text.split(",") if part.strip())
+
+
+def run(args: argparse.Namespace) -> int:
+    """Measure every size; exit 1 if a size could not be measured (crash or timeout)."""
+    sizes = (args.events,) if args.events else tuple(args.sizes)
+    if args.million and harness.MILLION not in sizes:
+        sizes = (*sizes, harness.MILLION)
+    if any(size < 20 for size in sizes):
+        raise InputError("--events/--sizes: a synthetic history needs at least 20 events")
+    options = harness.Options(
+        sizes=sizes,
+        expectations=args.expectations,
+        runs=args.runs,
+        standpoints=args.standpoints,
+        seed=args.seed,
+        data=args.data,
+        timeout=args.timeout,
+        memory_limit_mb=args.memory_limit_mb or None,
+        profile=args.profile,
+    )
+
+    def stream(result: dict) -> None:
+        if args.json:
+            print(json.dumps(result), flush=True)
+
+    results = harness.run(options, on_result=stream)
+    if not args.json:
+        sys.stdout.write(harness.table(results))
+    return 1 if any(r.get("error") for r in results) else 0
