@@ -34,34 +34,60 @@ def histories(draw) -> Project:
             sets = (Assignment(draw(st.sampled_from(KEYS)), draw(st.sampled_from(VALUES))),)
         markers = ()
         if draw(st.integers(min_value=0, max_value=4)) == 0:
-            kind = draw(st.sampled_from(["completes", "cancels", "waives", "reopens",
-                                         "supersedes", "claims_complete", "reports_pending"]))
+            kind = draw(
+                st.sampled_from(
+                    [
+                        "completes",
+                        "cancels",
+                        "waives",
+                        "reopens",
+                        "supersedes",
+                        "claims_complete",
+                        "reports_pending",
+                    ]
+                )
+            )
             markers = (Marker(kind, draw(st.sampled_from(["x0", "x1", "x2", "t"]))),)
         text = " ".join(draw(st.lists(st.sampled_from(WORDS), max_size=4)))
-        events.append(Event(
-            id=f"e{index:02d}", channel=channel, at=at, recorded=at + late, location=HERE,
-            seq=seq, by=draw(st.sampled_from([None, "alice", "bot", "dev"])), text=text or None,
-            sets=sets, markers=markers,
-            outcome=draw(st.sampled_from(["confirmed", "confirmed", "confirmed", "unknown",
-                                          "failed"])),
-        ))
+        events.append(
+            Event(
+                id=f"e{index:02d}",
+                channel=channel,
+                at=at,
+                recorded=at + late,
+                location=HERE,
+                seq=seq,
+                by=draw(st.sampled_from([None, "alice", "bot", "dev"])),
+                text=text or None,
+                sets=sets,
+                markers=markers,
+                outcome=draw(
+                    st.sampled_from(["confirmed", "confirmed", "confirmed", "unknown", "failed"])
+                ),
+            )
+        )
     expectations = []
     for index in range(3):
         opener = draw(st.sampled_from([e.id for e in events]))
-        expectations.append(Expectation(
-            id=f"x{index}", location=HERE, title=draw(st.sampled_from(
-                ["Move backup to postgres", "Rotate token", "Update docs"])),
-            opened_by=opener if index != 2 else None,
-            opened=START + DAY if index == 2 else None,
-            want=Assignment(KEYS[index], draw(st.sampled_from(VALUES))),
-            deadline=draw(st.one_of(st.none(), st.just(START + 10 * DAY))),
-            before=draw(st.one_of(st.none(), st.sampled_from([e.id for e in events]))),
-            verify=draw(st.sampled_from([None, "state", "textual"])),
-            search=draw(st.sampled_from([(), ("commits",), ("commits", "issues")])),
-            requires=("x0",) if index == 1 else (),
-            part_of="t" if index < 2 else None,
-            window=draw(st.one_of(st.none(), st.just(3 * DAY))),
-        ))
+        expectations.append(
+            Expectation(
+                id=f"x{index}",
+                location=HERE,
+                title=draw(
+                    st.sampled_from(["Move backup to postgres", "Rotate token", "Update docs"])
+                ),
+                opened_by=opener if index != 2 else None,
+                opened=START + DAY if index == 2 else None,
+                want=Assignment(KEYS[index], draw(st.sampled_from(VALUES))),
+                deadline=draw(st.one_of(st.none(), st.just(START + 10 * DAY))),
+                before=draw(st.one_of(st.none(), st.sampled_from([e.id for e in events]))),
+                verify=draw(st.sampled_from([None, "state", "textual"])),
+                search=draw(st.sampled_from([(), ("commits",), ("commits", "issues")])),
+                requires=("x0",) if index == 1 else (),
+                part_of="t" if index < 2 else None,
+                window=draw(st.one_of(st.none(), st.just(3 * DAY))),
+            )
+        )
     return Project(
         channels=(Channel("sessions", "mention", False, HERE),),
         actors=(Actor("alice", "principal", HERE), Actor("bot", "agent", HERE)),
@@ -75,17 +101,35 @@ def _answers(prepared: Prepared, points, reasons: bool = True) -> list:
     out = []
     for at, known in points:
         res = resolve(prepared, Standpoint(at, known), reasons=reasons)
-        out.append((
-            [(v.id, v.status, v.closed_by, v.tier, v.closed_at, v.confidence, v.flags, v.bound,
-              v.footprint_complete, v.channels, v.reasons if reasons else ())
-             for v in res.expectations],
-            [(t.id, t.status, t.outstanding, t.findings) for t in res.tasks],
-        ))
+        out.append(
+            (
+                [
+                    (
+                        v.id,
+                        v.status,
+                        v.closed_by,
+                        v.tier,
+                        v.closed_at,
+                        v.confidence,
+                        v.flags,
+                        v.bound,
+                        v.footprint_complete,
+                        v.channels,
+                        v.reasons if reasons else (),
+                    )
+                    for v in res.expectations
+                ],
+                [(t.id, t.status, t.outstanding, t.findings) for t in res.tasks],
+            )
+        )
     return out
 
 
-@settings(max_examples=40, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(histories(), st.integers(min_value=2, max_value=4))
 def test_optimised_path_matches_plain_path(project: Project, block_size: int):
     points = [(START + d * DAY, None) for d in (2, 6, 11, 25)]

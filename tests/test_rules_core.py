@@ -405,8 +405,10 @@ def test_oracle_opening_not_reported_before_it_is_visible():
 
 
 def test_an_effective_reopen_is_not_also_a_rejection():
-    ev = ('event c1 { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }\n'
-          'event r1 { channel commits at 2024-08-05 by alice reopens x }')
+    ev = (
+        'event c1 { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }\n'
+        "event r1 { channel commits at 2024-08-05 by alice reopens x }"
+    )
     v = status_of(ev)
     assert not any(r.event == "r1" and r.code == "candidate_rejected" for r in v.reasons)
     assert any(r.event == "r1" and r.code == "reopened" for r in v.reasons)
