@@ -19,25 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from resolver.errors import InputError, Location
-from resolver.model import MARKER_KINDS, OUTCOMES, Assignment, Event, Marker
+from resolver.model import EVENT_CLAUSES, MARKER_KINDS, OUTCOMES, Assignment, Event, Marker
 from resolver.times import TimeFormatError, parse_time
 
 __all__ = ["FIELDS", "read_jsonl", "read_jsonl_text"]
 
 #: Every field an event object may carry, in the order of the ``event`` block.
-FIELDS = (
-    "id",
-    "channel",
-    "seq",
-    "at",
-    "recorded",
-    "by",
-    "kind",
-    "text",
-    "set",
-    *MARKER_KINDS,
-    "outcome",
-)
+FIELDS = ("id", *EVENT_CLAUSES)
 _FIELD_SET = frozenset(FIELDS)
 _REQUIRED = ("id", "channel", "at")
 _MAX_SEQ = 2**31 - 1  # seq numbers reach clingo as 32-bit integers

@@ -37,7 +37,7 @@ from lark.lexer import Lexer, LexerState, TerminalDef
 
 from resolver.errors import InputError, Location
 from resolver.model import (
-    MARKER_KINDS,
+    EVENT_CLAUSES,
     OUTCOMES,
     TIERS,
     Actor,
@@ -117,18 +117,7 @@ _EXPECTATION_CLAUSES = (
     "matches",
 )
 _TASK_CLAUSES = ("title", "opened_by", "opened", "principal", "requires", "scope", "obligation")
-_EVENT_CLAUSES = (
-    "channel",
-    "seq",
-    "at",
-    "recorded",
-    "by",
-    "kind",
-    "text",
-    "set",
-    *MARKER_KINDS,
-    "outcome",
-)
+_EVENT_CLAUSES = EVENT_CLAUSES
 _TEST_STEPS = ("at", "expect")
 
 _OTHER_KEYWORDS = "mention work authoritative agent known latest confidence has lacks finding tier"

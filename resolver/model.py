@@ -25,6 +25,19 @@ MARKER_KINDS = (
     "claims_complete",
     "reports_pending",
 )
+#: Clauses of an ``event`` block, which are also the fields of a JSON line (besides ``id``).
+EVENT_CLAUSES = (
+    "channel",
+    "seq",
+    "at",
+    "recorded",
+    "by",
+    "kind",
+    "text",
+    "set",
+    *MARKER_KINDS,
+    "outcome",
+)
 #: Closing tiers, strongest first.
 TIERS = ("state", "explicit", "semantic", "textual")
 #: Event outcomes; ``confirmed`` is the default.

@@ -14,8 +14,6 @@ from resolver.engine import Atoms, Prepared, Standpoint
 from resolver.facts import iter_items
 from resolver.model import Value
 
-_CLOSE_STATUS = {5: "SUPERSEDED", 6: "CANCELLED", 7: "WAIVED"}
-
 
 @dataclass(frozen=True)
 class Reason:
