@@ -4,4 +4,14 @@ To add a command, write ``commands/NAME.py`` with ``register`` (which sets ``fun
 ``set_defaults``) and list it in :data:`COMMANDS`.
 """
 
-COMMANDS = ("status", "bench", "explain", "test", "check", "graph", "report", "receipt", "lint")
+COMMANDS = (
+    "status",
+    "explain",
+    "check",
+    "test",
+    "lint",
+    "receipt",
+    "graph",
+    "report",
+    "bench",
+)
