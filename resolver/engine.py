@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 
 import clingo
 
@@ -128,6 +129,24 @@ class Standpoint:
         return self.known is None
 
 
+def _instant_chains(core: Atoms, times_of: dict[int, tuple[int, int]]) -> str:
+    """``inext(X, I, I2)``: consecutive instants at which X has a potential transition.
+
+    The timeline rules walk this sorted chain to find each step's predecessor in linear time (a
+    ``#max`` over earlier steps would ground quadratically in the steps of one expectation).
+    """
+    instants: dict[int, set[int]] = {}
+    for args in core.get("close"):
+        instants.setdefault(args[0], set()).add(times_of[args[1]][0])
+    for args in core.get("reopen"):
+        instants.setdefault(args[0], set()).add(times_of[args[1]][0])
+    lines = []
+    for x, found in instants.items():
+        ordered = sorted(found)
+        lines.extend(f"inext({x},{a},{b})." for a, b in pairwise(ordered))
+    return "\n".join(lines) + "\n" if lines else ""
+
+
 #: Prepared atoms that only reasons and explanations read (one per touching event).
 _REASON_ATOMS = ("rejection(", "cand_channel(")
 
@@ -160,6 +179,7 @@ class Prepared:
         self._core_text = "".join(f"{atom}.\n" for atom in verdict_atoms)
         self._reason_text = "".join(f"{atom}.\n" for atom in reason_atoms)
         times_of = {e: (at, rec) for e, at, rec, _ in self.core.get("evt")}
+        self._core_text += _instant_chains(self.core, times_of)
         self.candidates = CandidateLog(
             ((x, c, e, *times_of[e]) for x, e, c in self.core.get("cand_channel")),
             self.facts.channel_log.block_size,

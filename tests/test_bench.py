@@ -13,7 +13,7 @@ import pytest
 
 from resolver import api
 from resolver.bench import generate, history_paths
-from resolver.bench.harness import _child_main, finish, table
+from resolver.bench.harness import _child_main, _failed, finish, settle, table
 from resolver.cli import main
 
 FIELDS = (
@@ -147,3 +147,21 @@ def test_a_failed_measurement_reports_how_far_it_got(
     result = json.loads(capsys.readouterr().out)
     assert "FileNotFoundError" in result["error"]
     assert isinstance(result["peak_rss_mb"], float)
+
+
+def test_a_failed_size_still_misses_what_it_already_exceeded() -> None:
+    shell = {"events": 1_000_000, "expectations": 1000, "tasks": 33}
+    result = settle(
+        {
+            **_failed(shell, "MemoryError: bad_alloc (during first resolve)"),
+            "floor_s": 4.0,
+            "peak_rss_mb": 9000.0,
+            "phases": {"load_s": 10.0, "prepare_s": 20.0},
+        }
+    )
+    assert result["targets"] == {
+        "cold_le_2x_floor": False,
+        "warm_le_0.02x_floor": None,
+        "rss_under_2gb": False,
+    }
+    assert table([result]).splitlines()[1].split()[-3:] == ["MISS", "-", "MISS"]

@@ -145,7 +145,7 @@ def measure_size(events: int, options: Options, base: Path) -> dict:
         return _failed(shell, f"measuring process exited with {child.returncode}")
     measured = json.loads(lines[-1])
     if child.returncode == 3:  # ran out of memory or failed: keep what it measured
-        return {**_failed(shell, measured.pop("error")), **measured}
+        return settle({**_failed(shell, measured.pop("error")), **measured})
     return finish({**shell, **measured})
 
 
@@ -192,6 +192,23 @@ def finish(result: dict) -> dict:
         "rss_under_2gb": result["peak_rss_mb"] < RSS_LIMIT_MB,
     }
     result["targets"] = {t: met[t] if _applies(t, events) else None for t, _ in TARGETS}
+    return result
+
+
+def settle(result: dict) -> dict:
+    """For a size that failed, the targets already missed by what it measured before failing.
+
+    Time spent and memory held only grow, so a partial cold time above the limit or a peak RSS
+    above it is a definite MISS; anything else stays undecided (None).
+    """
+    floor, events = result.get("floor_s"), result["events"]
+    spent = sum(result.get("phases", {}).get(k, 0.0) for k in ("load_s", "prepare_s"))
+    targets = result["targets"]
+    if floor and spent > COLD_LIMIT * floor:
+        targets["cold_le_2x_floor"] = False
+    rss = result.get("peak_rss_mb")
+    if rss is not None and rss >= RSS_LIMIT_MB and _applies("rss_under_2gb", events):
+        targets["rss_under_2gb"] = False
     return result
 
 
@@ -394,6 +411,12 @@ def _applies(target: str, events: int) -> bool:
     return True
 
 
+def _failed_verdict(result: dict, target: str) -> str:
+    if not _applies(target, result["events"]):
+        return "-"
+    return "MISS" if result["targets"].get(target) is False else "fail"
+
+
 def _number(value: float | None, spec: str) -> str:
     return "-" if value is None else format(value, spec)
 
@@ -425,7 +448,7 @@ def table(results: Sequence[dict]) -> str:
                     "-",
                     "-",
                     _number(r.get("peak_rss_mb"), ".0f"),
-                    *("fail" if _applies(t, r["events"]) else "-" for t, _ in TARGETS),
+                    *(_failed_verdict(r, t) for t, _ in TARGETS),
                 )
             )
             continue
