@@ -69,9 +69,11 @@ def render(
     standpoint: Standpoint,
     rejected: str = "open",
     use_graphviz: bool = True,
+    snapshot_facts: str = "",
 ) -> str:
-    """The HTML page for one standpoint."""
+    """The HTML page for one standpoint (``snapshot_facts`` from ``api.snapshot_facts``)."""
     facts = explaining.query_facts(prepared, everything=True) if explaining else ""
+    facts += snapshot_facts
     resolution = resolve(prepared, standpoint, facts)
     graph = graphs.build(prepared, resolution)
     ids = anchors(resolution)

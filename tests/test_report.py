@@ -182,3 +182,13 @@ def test_chromium_renders_the_page(tmp_path):
     assert '<table class="verdicts">' in dom
     assert 'aria-label="lifelines"' in dom and "<svg" in dom
     assert 'id="explanations"' in dom and "commit-118" in dom
+
+
+def test_report_carries_snapshot_reasons(tmp_path):
+    gap = str(ROOT / "fixtures" / "gap")
+    target = tmp_path / "report.html"
+    args = ["report", gap, "--at", "2024-08-23", "--no-graphviz", "-o", str(target)]
+    assert main([*args, "--snapshot", str(ROOT / "fixtures" / "gap" / "snapshot.json")]) == 0
+    assert "possibly completed silently" in target.read_text(encoding="utf-8")
+    assert main(args) == 0
+    assert "possibly completed silently" not in target.read_text(encoding="utf-8")

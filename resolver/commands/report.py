@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from resolver import api, report
 from resolver import graph as graphs
-from resolver import report
 from resolver.commands.common import add_paths, add_standpoint, emit, prepare, standpoint
 
 
@@ -35,6 +35,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="do not run dot: embed Mermaid source and an adjacency list",
     )
+    parser.add_argument(
+        "--snapshot",
+        metavar="FILE",
+        help='current-state snapshot {"observed": T, "state": {KEY: VALUE}}: adds reasons only',
+    )
     parser.set_defaults(func=run)
 
 
@@ -42,7 +47,11 @@ def run(args: argparse.Namespace) -> int:
     """Resolve and write the page."""
     prepared = prepare(args)
     page = report.render(
-        prepared, standpoint(args), rejected=args.rejected, use_graphviz=not args.no_graphviz
+        prepared,
+        standpoint(args),
+        rejected=args.rejected,
+        use_graphviz=not args.no_graphviz,
+        snapshot_facts=api.snapshot_facts(prepared, args.snapshot),
     )
     emit(page, args.output)
     return 0
