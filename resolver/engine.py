@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from itertools import pairwise
 
 import clingo
@@ -95,7 +96,9 @@ def _nested(inner: str) -> list:
     return out
 
 
+@cache
 def _rules_program() -> str:
+    """The text of every rule file, read once per process."""
     return "\n".join(path.read_text(encoding="utf-8") for path in resources.rule_files())
 
 
