@@ -4,7 +4,7 @@
 tiers, authority, the transitions each event would make) once per history. Each standpoint is
 then answered by a small, fresh clingo program: the ``standpoint`` part grounded over the
 declarations, the prepared atoms, the channel log and two facts ``now(T)`` and ``known(K)``. A
-fresh Control per standpoint keeps memory flat across many queries (CLINGO-NOTES: parts added to
+fresh Control per standpoint keeps memory flat across many queries (measured: parts added to
 one long-lived Control degrade).
 """
 

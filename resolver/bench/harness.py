@@ -15,7 +15,7 @@ clingo symbols or caches leak from one size into the next. Inside that process:
 
 ``floor`` and ``cold`` are the medians of ``runs`` runs, ``warm`` the median over
 ``standpoints`` standpoints. Ratios to the floor make numbers comparable across machines. The
-targets (``TARGETS``) come from issue 7 and are reported as PASS or MISS, never enforced.
+targets (``TARGETS``) are the project's performance goals, reported as PASS or MISS, never enforced.
 Wall-clock times are what the targets speak of; CPU times (``process_time``) are reported beside
 them in ``phases`` because on a shared machine they are the steadier number.
 """

@@ -19,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Generate deterministic synthetic histories and measure, each size in a "
         "fresh process: floor (reading the .jsonl with the json module), cold "
         "(load + prepare + resolve one standpoint), warm (one more standpoint) and "
-        "peak RSS, with ratios to the floor and the targets of issue 7 (PASS/MISS). "
+        "peak RSS, with ratios to the floor and the performance targets (PASS/MISS). "
         "Progress goes to stderr.",
     )
     parser.add_argument(
