@@ -1,4 +1,4 @@
-"""The support mission of the commitment-graph seed, through `openloop status` and `receipt`.
+"""The support mission of the commitment-graph study, through `openloop status` and `receipt`.
 
 Each variant of ``fixtures/support-mission/`` is its own history; these tests read what the
 command line prints, exactly as a user or another tool would. The ``test`` blocks in the
