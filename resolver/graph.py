@@ -227,7 +227,12 @@ class _Builder:
             kind = _CLOSE_EDGE[str(status)]
             if kind == "closed_by":
                 self._edge(
-                    source, target, kind, status="SATISFIED", tier=str(tier), current=current
+                    source,
+                    target,
+                    kind,
+                    status=str(status).upper(),
+                    tier=str(tier),
+                    current=current,
                 )
             else:
                 via = "marker" if (x, e) in superseding_markers or kind != "supersedes" else "state"

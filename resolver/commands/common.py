@@ -36,6 +36,23 @@ def add_standpoint(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_output(parser: argparse.ArgumentParser, example: str = "FILE") -> None:
+    """``-o FILE``: write atomically to FILE instead of stdout."""
+    parser.add_argument(
+        "-o", "--output", metavar="FILE", help=f"write to {example} instead of stdout"
+    )
+
+
+def add_snapshot(parser: argparse.ArgumentParser) -> None:
+    """``--snapshot FILE``: a current-state snapshot that adds reasons, never a status."""
+    parser.add_argument(
+        "--snapshot",
+        metavar="FILE",
+        help='current-state snapshot {"observed": T, "state": {KEY: VALUE}}: adds corroborating '
+        "or contradicting reasons, never changes a status",
+    )
+
+
 def prepare(args: argparse.Namespace) -> Prepared:
     """Load and prepare the history named by ``args.paths``."""
     return api.prepare(args.paths)

@@ -6,7 +6,15 @@ import argparse
 import json
 
 from resolver import api
-from resolver.commands.common import add_paths, add_standpoint, emit, prepare, standpoint
+from resolver.commands.common import (
+    add_output,
+    add_paths,
+    add_snapshot,
+    add_standpoint,
+    emit,
+    prepare,
+    standpoint,
+)
 from resolver.errors import InputError
 from resolver.explain import WHY_NOT_STATUSES, explain, query_facts, render_text, to_json
 from resolver.verdicts import resolve
@@ -40,10 +48,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="also say what keeps an expectation from STATUS, and name the "
         "nearest candidate (the latest visible one that took no effect)",
     )
-    parser.add_argument(
-        "--snapshot", metavar="FILE", help="current-state snapshot, as for `status`"
-    )
-    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    add_snapshot(parser)
+    add_output(parser)
     parser.set_defaults(func=run)
 
 

@@ -9,7 +9,7 @@ import networkx as nx
 
 from resolver import api, lifelines
 from resolver import graph as graphs
-from resolver.commands.common import add_paths, add_standpoint, emit, prepare
+from resolver.commands.common import add_output, add_paths, add_standpoint, emit, prepare
 from resolver.errors import InputError
 from resolver.render import dot, mermaid
 
@@ -50,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--no-legend", action="store_true", help="leave the legend out of dot, mermaid and svg"
     )
-    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    add_output(parser)
     parser.set_defaults(func=run)
 
 

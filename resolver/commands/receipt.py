@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from resolver import api, receipt
-from resolver.commands.common import add_paths, add_standpoint, emit, prepare
+from resolver.commands.common import add_output, add_paths, add_standpoint, emit, prepare
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--format", choices=("md", "json"), default="md", help="output format (default: md)"
     )
-    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    add_output(parser)
     parser.set_defaults(func=run)
 
 

@@ -6,7 +6,15 @@ import argparse
 
 from resolver import api, report
 from resolver import graph as graphs
-from resolver.commands.common import add_paths, add_standpoint, emit, prepare, standpoint
+from resolver.commands.common import (
+    add_output,
+    add_paths,
+    add_snapshot,
+    add_standpoint,
+    emit,
+    prepare,
+    standpoint,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,9 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_paths(parser)
     add_standpoint(parser)
-    parser.add_argument(
-        "-o", "--output", metavar="FILE", help="write to FILE (e.g. report.html) instead of stdout"
-    )
+    add_output(parser, "FILE (e.g. report.html)")
     parser.add_argument(
         "--rejected",
         choices=graphs.REJECTED_CHOICES,
@@ -35,11 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="do not run dot: embed Mermaid source and an adjacency list",
     )
-    parser.add_argument(
-        "--snapshot",
-        metavar="FILE",
-        help='current-state snapshot {"observed": T, "state": {KEY: VALUE}}: adds reasons only',
-    )
+    add_snapshot(parser)
     parser.set_defaults(func=run)
 
 

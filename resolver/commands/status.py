@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 
 from resolver import api
-from resolver.commands.common import add_paths, add_standpoint, emit, prepare
+from resolver.commands.common import (
+    add_output,
+    add_paths,
+    add_snapshot,
+    add_standpoint,
+    emit,
+    prepare,
+)
 from resolver.render import json_format, markdown, table
 
 
@@ -26,13 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default="table",
         help="output format (default: table)",
     )
-    parser.add_argument(
-        "--snapshot",
-        metavar="FILE",
-        help='current-state snapshot {"observed": T, "state": {KEY: VALUE}}: '
-        "adds corroborating or contradicting reasons, never changes a status",
-    )
-    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    add_snapshot(parser)
+    add_output(parser)
     parser.set_defaults(func=run)
 
 
