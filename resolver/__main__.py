@@ -2,6 +2,6 @@
 
 import sys
 
-from resolver.cli import main
+from resolver.cli.main import main
 
 sys.exit(main())

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from resolver import times
-from resolver.engine import Prepared, Standpoint
+from resolver.engine.prepared import Prepared, Standpoint
 from resolver.errors import InputError, Location
-from resolver.loader import load
-from resolver.verdicts import Resolution, resolve
+from resolver.language.loader import load
+from resolver.verdicts.resolution import Resolution, resolve
 
 
 def prepare(paths: Sequence[str | Path]) -> Prepared:

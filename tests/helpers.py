@@ -6,8 +6,8 @@ import tempfile
 from pathlib import Path
 
 from resolver import api
-from resolver.engine import Prepared
-from resolver.verdicts import Resolution
+from resolver.engine.prepared import Prepared
+from resolver.verdicts.resolution import Resolution
 
 PREAMBLE = """
 channel sessions mention

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from resolver import api
-from resolver.cli import main
+from resolver.cli.main import main
 from resolver.errors import InputError
 from resolver.times import parse_time
-from resolver.verdicts import ExpectationVerdict
+from resolver.verdicts.resolution import ExpectationVerdict
 from tests.helpers import prepare_text, resolve_text, verdict
 
 # Opened 17 July 09:00 by a remark on the mention channel; commits is the only work channel.

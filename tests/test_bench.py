@@ -14,7 +14,7 @@ import pytest
 from resolver import api
 from resolver.bench import generate, history_paths
 from resolver.bench.harness import _child_main, _failed, finish, settle, table
-from resolver.cli import main
+from resolver.cli.main import main
 
 FIELDS = (
     "events",

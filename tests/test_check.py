@@ -7,9 +7,9 @@ import json
 import pytest
 
 from resolver import api
-from resolver.cli import main
-from resolver.commands.check import gate_facts
-from resolver.verdicts import resolve
+from resolver.cli.check import gate_facts
+from resolver.cli.main import main
+from resolver.verdicts.resolution import resolve
 from tests.helpers import PREAMBLE, prepare_text
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from resolver.cli import main
+from resolver.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 RELEASE = str(ROOT / "fixtures" / "release")

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from resolver.errors import InputError, Location
-from resolver.eventlog import read_jsonl, read_jsonl_text
-from resolver.language import parse_text
-from resolver.model import Assignment, Marker
+from resolver.language.eventlog import read_jsonl, read_jsonl_text
+from resolver.language.model import Assignment, Marker
+from resolver.language.parser import parse_text
 from resolver.times import parse_time
 
 SPEC_LINE = (

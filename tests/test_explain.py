@@ -10,9 +10,17 @@ import json
 import pytest
 
 from resolver import api
-from resolver.cli import main
+from resolver.cli.main import main
 from resolver.errors import InputError
-from resolver.explain import Node, explain, explain_at, key_reason, render_text, to_json, walk
+from resolver.verdicts.explanation import (
+    Node,
+    explain,
+    explain_at,
+    key_reason,
+    render_text,
+    to_json,
+    walk,
+)
 from tests.helpers import prepare_text
 
 BASE = """
@@ -412,8 +420,8 @@ def test_why_not_on_a_task_is_bad_input(capsys):
 
 
 def test_explain_all_explains_every_item_in_one_solve():  # explained via explain_all
-    from resolver.explain import query_facts
-    from resolver.verdicts import resolve
+    from resolver.verdicts.explanation import query_facts
+    from resolver.verdicts.resolution import resolve
 
     history = api.prepare(["fixtures/release"])
     point = api.standpoint("2024-08-23")

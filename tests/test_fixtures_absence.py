@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from resolver import api
-from resolver.cli import main
+from resolver.cli.main import main
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 FOLDERS = (

@@ -16,11 +16,11 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from resolver import api, lifelines
-from resolver import graph as graphs
-from resolver.cli import main
-from resolver.commands import graph as graph_command
-from resolver.render import dot, mermaid
+from resolver import api
+from resolver.cli import graph as graph_command
+from resolver.cli.main import main
+from resolver.faces import dot, lifelines, mermaid
+from resolver.verdicts import graph as graphs
 from tests.helpers import prepare_text
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,10 +9,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from lark import Lark
 
-from resolver import language
 from resolver.errors import InputError, Location
-from resolver.language import ParsedFile, parse_file, parse_text
-from resolver.model import Assertion, Assignment, Marker, Standpoint
+from resolver.language import parser as language
+from resolver.language.model import Assertion, Assignment, Marker, Standpoint
+from resolver.language.parser import ParsedFile, parse_file, parse_text
 from resolver.resources import grammar_text
 from resolver.times import parse_time
 

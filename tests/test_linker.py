@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from resolver.errors import Location
-from resolver.linker import TextLinker, Vocabulary, stem, words
-from resolver.model import Alias, Assignment, Event, Expectation
+from resolver.facts.linker import TextLinker, Vocabulary, stem, words
+from resolver.language.model import Alias, Assignment, Event, Expectation
 
 HERE = Location("t.ol", 1, 1)
 
@@ -95,7 +95,7 @@ def test_index_only_compares_events_sharing_a_token():
 
 
 def test_words_in_too_many_events_do_not_link():
-    from resolver.linker import COMMON_WORD_EVENTS
+    from resolver.facts.linker import COMMON_WORD_EVENTS
 
     x = Expectation(id="x", location=HERE, title="rotate billing tokens")
     events = [_event(f"e{i}", "billing report") for i in range(COMMON_WORD_EVENTS + 1)]

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from resolver.cli import main
-from resolver.lint import lint
-from resolver.loader import load_with_warnings
+from resolver.cli.main import main
+from resolver.language.loader import load_with_warnings
+from resolver.verdicts.lint import lint
 from tests.helpers import PREAMBLE
 
 

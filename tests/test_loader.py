@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from resolver.errors import InputError, Location
-from resolver.loader import Diagnostic, collect_files, load, load_with_warnings
+from resolver.language.loader import Diagnostic, collect_files, load, load_with_warnings
 from resolver.times import parse_time
 
 

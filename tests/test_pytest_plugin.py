@@ -24,7 +24,7 @@ def _args() -> list[str]:
     """Load the plugin explicitly only where the entry point is not installed."""
     names = {ep.name for ep in entry_points(group="pytest11")}
     return ["-p", "no:cacheprovider"] + (
-        [] if "openloop" in names else ["-p", "resolver.pytest_plugin"]
+        [] if "openloop" in names else ["-p", "resolver.testing.pytest_plugin"]
     )
 
 

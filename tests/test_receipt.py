@@ -6,9 +6,10 @@ import json
 
 import pytest
 
-from resolver import api, receipt
-from resolver.cli import main
+from resolver import api
+from resolver.cli.main import main
 from resolver.errors import InputError
+from resolver.verdicts import receipt
 from tests.helpers import prepare_text
 
 TASK = """

@@ -6,10 +6,19 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from resolver.engine import Prepared, Standpoint
+from resolver.engine.prepared import Prepared, Standpoint
 from resolver.errors import Location
-from resolver.model import Actor, Assignment, Channel, Event, Expectation, Marker, Project, Task
-from resolver.verdicts import resolve
+from resolver.language.model import (
+    Actor,
+    Assignment,
+    Channel,
+    Event,
+    Expectation,
+    Marker,
+    Project,
+    Task,
+)
+from resolver.verdicts.resolution import resolve
 
 HERE = Location("random.ol", 1, 1)
 DAY = 86400

@@ -12,9 +12,9 @@ from typing import ClassVar
 
 import pytest
 
-from resolver import api, report
-from resolver.cli import main
-from resolver.render import dot
+from resolver import api
+from resolver.cli.main import main
+from resolver.faces import dot, report
 from tests.helpers import prepare_text
 
 ROOT = Path(__file__).resolve().parent.parent

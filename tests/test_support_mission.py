@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from resolver.cli import main
+from resolver.cli.main import main
 
 MISSION = Path(__file__).resolve().parent.parent / "fixtures" / "support-mission"
 TASK = "support-88"

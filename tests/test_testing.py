@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from resolver.cli import main
-from resolver.testing import TestRunner, discover, format_block, run_paths
+from resolver.cli.main import main
+from resolver.testing.runner import TestRunner, discover, format_block, run_paths
 from tests.helpers import PREAMBLE, prepare_text
 
 HISTORY = """

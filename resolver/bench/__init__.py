@@ -5,7 +5,7 @@
 it, each size in a fresh process so that peak memory is per size. ``openloop bench`` is the
 command line front of both.
 
->>> from resolver.bench.generate import generate
+>>> from resolver.bench import generate
 >>> history = generate("bench/data/demo", events=1000, seed=1)   # doctest: +SKIP
 >>> [p.name for p in history.paths]                             # doctest: +SKIP
 ['project.ol', 'events.jsonl']

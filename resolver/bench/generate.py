@@ -90,7 +90,7 @@ class History:
 
     @property
     def paths(self) -> list[Path]:
-        """The files to hand to ``openloop`` commands or ``resolver.loader.load``."""
+        """The files to hand to ``openloop`` commands or ``resolver.language.loader.load``."""
         return [self.ol, self.jsonl]
 
 

@@ -7,7 +7,7 @@ clingo symbols or caches leak from one size into the next. Inside that process:
 
 * ``floor``: read the ``.jsonl`` log with the standard ``json`` module, line by line: the cost
   of merely reading the history, which any tool pays;
-* ``cold``: ``resolver.loader.load`` of the ``.ol`` and ``.jsonl`` files, ``Prepared`` (facts
+* ``cold``: ``loader.load`` of the ``.ol`` and ``.jsonl`` files, ``Prepared`` (facts
   and the standpoint-independent grounding), and ``resolve`` at the end of the history with
   every expectation: what one ``openloop status`` does after start-up;
 * ``warm``: one more standpoint on the prepared history, at random instants within its span;
@@ -242,10 +242,10 @@ def measure(spec: dict, partial: dict | None = None) -> dict:
     """
     partial = {} if partial is None else partial
     phases = partial.setdefault("phases", {})
-    from resolver.engine import Prepared, Standpoint
-    from resolver.facts import build
-    from resolver.loader import load
-    from resolver.verdicts import read, resolve
+    from resolver.engine.prepared import Prepared, Standpoint
+    from resolver.facts.writer import build
+    from resolver.language.loader import load
+    from resolver.verdicts.resolution import read, resolve
 
     label, runs = spec["label"], spec["runs"]
     if spec.get("memory_limit_mb"):
@@ -367,9 +367,9 @@ def _sizes(prepared) -> dict[str, int]:
 
 def profile(spec: dict, prepared, instants: list[int]) -> None:
     """Profile one more cold run and two warm standpoints; write ``.prof`` files and summaries."""
-    from resolver.engine import Prepared, Standpoint
-    from resolver.loader import load
-    from resolver.verdicts import resolve
+    from resolver.engine.prepared import Prepared, Standpoint
+    from resolver.language.loader import load
+    from resolver.verdicts.resolution import resolve
 
     folder = Path(spec["profile"])
     folder.mkdir(parents=True, exist_ok=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from resolver.linker import DONE_CUES, STOP_WORDS, stem
+from resolver.facts.linker import DONE_CUES, STOP_WORDS, stem
 
 
 def words(text: str) -> tuple[str, ...]:

@@ -1,0 +1,158 @@
+"""``openloop check``: a gate for CI: is anything in scope still outstanding?
+
+Exit 0 when everything in scope is closed (an empty scope too), 1 when something is OPEN or
+NOT_OPENED, 3 when nothing is outstanding but something is UNKNOWN, 2 on bad input. The scope,
+what counts as outstanding and the result are derived by ``rules/gate.lp``; this command passes
+the scope as integer facts and prints one line per item that needs a person, with the key
+reason the rules give (``rules/explain.lp``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from resolver.cli.common import add_paths, add_standpoint, emit, prepare, standpoint
+from resolver.engine.prepared import Prepared
+from resolver.errors import InputError
+from resolver.testing.runner import standpoint_text
+from resolver.times import format_time
+from resolver.verdicts.explanation import key_reason
+from resolver.verdicts.resolution import Resolution, resolve
+
+#: Exit code for each gate result.
+EXIT = {"pass": 0, "fail": 1, "unknown": 3}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``check`` subcommand."""
+    parser = subparsers.add_parser(
+        "check",
+        help="gate: exit 1 if anything in scope is outstanding, 3 if only unknown",
+        description="Check every expectation, a task's obligations (--task) or the "
+        "expectations bounded by an event (--before) at one standpoint. Prints what "
+        "is outstanding (OPEN or NOT_OPENED) or UNKNOWN, each with its key reason. "
+        "Exit 0: all in scope closed (an empty scope too); 1: something outstanding; "
+        "3: nothing outstanding but something UNKNOWN; 2: bad input.",
+    )
+    add_paths(parser)
+    add_standpoint(parser)
+    scope = parser.add_mutually_exclusive_group()
+    scope.add_argument("--task", metavar="ID", help="check the obligations of task ID")
+    scope.add_argument(
+        "--before", metavar="EVENT", help="check the expectations whose `before` names EVENT"
+    )
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text (one line per item) or json",
+    )
+    parser.set_defaults(func=run)
+
+
+def gate_facts(prepared: Prepared, task: str | None, before: str | None) -> str:
+    """The scope as integer query facts; unknown ids are input errors."""
+    project = prepared.project
+    if task is not None:
+        number = prepared.facts.interner.get(("item", task))
+        if project.task(task) is None or number is None:
+            hint = " (it is an expectation)" if project.expectation(task) else ""
+            raise InputError(f"--task: no task named '{task}'{hint}")
+        return f"gate_task({number}).\n"
+    if before is not None:
+        number = prepared.facts.interner.get(("event", before))
+        named = any(x.before == before for x in project.expectations)
+        if number is None or (project.event(before) is None and not named):
+            raise InputError(
+                f"--before: no event named '{before}' in the log or in any `before` clause"
+            )
+        return f"gate_before({number}).\n"
+    return "gate_all.\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Gate and print."""
+    prepared = prepare(args)
+    point = standpoint(args)
+    resolution = resolve(prepared, point, gate_facts(prepared, args.task, args.before))
+    atoms = resolution.atoms
+    item = prepared.facts.item_id
+    result = str(atoms.get("gate_result")[0][0])
+    scope = sorted(item(x) for (x,) in atoms.get("gate_scope"))
+    outstanding = sorted(item(x) for (x,) in atoms.get("gate_outstanding"))
+    unknown = sorted(item(x) for (x,) in atoms.get("gate_unknown"))
+    label = _scope_label(args, len(scope))
+    if args.format == "json":
+        emit(
+            json.dumps(
+                _as_json(prepared, resolution, result, label, scope, outstanding, unknown),
+                indent=2,
+                ensure_ascii=False,
+            )
+            + "\n"
+        )
+        return EXIT[result]
+    lines = [f"openloop check {standpoint_text(point)}: {label}"]
+    for ident in outstanding + unknown:
+        lines.append(_line(prepared, resolution, ident))
+    closed = len(scope) - len(outstanding) - len(unknown)
+    lines.append(
+        f"{result.upper()}: {len(outstanding)} outstanding, {len(unknown)} unknown, {closed} closed"
+    )
+    emit("\n".join(lines) + "\n")
+    return EXIT[result]
+
+
+def _scope_label(args: argparse.Namespace, size: int) -> str:
+    count = f"{size} expectation{'s' if size != 1 else ''}"
+    if args.task:
+        return f"obligations of task {args.task} ({count})"
+    if args.before:
+        return f"expectations before {args.before} ({count})"
+    return f"every expectation ({count})"
+
+
+def _line(prepared: Prepared, resolution: Resolution, ident: str) -> str:
+    verdict = resolution.expectation(ident)
+    assert verdict is not None
+    head = f"{verdict.status:<10} {ident}"
+    if verdict.title:
+        head += f' "{verdict.title}"'
+    notes = []
+    if verdict.bound is not None:
+        notes.append(f"bound {format_time(verdict.bound)}")
+    if verdict.flags:
+        notes.append("flags: " + ", ".join(verdict.flags))
+    if notes:
+        head += f" ({'; '.join(notes)})"
+    return f"{head}\n    {key_reason(prepared, resolution, ident)}"
+
+
+def _as_json(
+    prepared: Prepared,
+    resolution: Resolution,
+    result: str,
+    label: str,
+    scope: list[str],
+    outstanding: list[str],
+    unknown: list[str],
+) -> dict:
+    def entry(ident: str) -> dict:
+        verdict = resolution.expectation(ident)
+        assert verdict is not None
+        return {
+            "id": ident,
+            "status": verdict.status,
+            "flags": list(verdict.flags),
+            "reason": key_reason(prepared, resolution, ident),
+        }
+
+    return {
+        "result": result.upper(),
+        "exit": EXIT[result],
+        "scope": label,
+        "checked": scope,
+        "outstanding": [entry(x) for x in outstanding],
+        "unknown": [entry(x) for x in unknown],
+    }

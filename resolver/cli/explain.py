@@ -1,0 +1,77 @@
+"""``openloop explain``: the derivation behind one expectation's or task's verdict."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from resolver import api
+from resolver.cli.common import (
+    add_output,
+    add_paths,
+    add_snapshot,
+    add_standpoint,
+    emit,
+    prepare,
+    standpoint,
+)
+from resolver.errors import InputError
+from resolver.verdicts.explanation import (
+    WHY_NOT_STATUSES,
+    explain,
+    query_facts,
+    render_text,
+    to_json,
+)
+from resolver.verdicts.resolution import resolve
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``explain`` subcommand."""
+    parser = subparsers.add_parser(
+        "explain",
+        help="explain why an expectation or task has its status",
+        description="Print the derivation behind one verdict, read from the rules' own atoms: "
+        "the opening, every candidate examined and why it closed or was rejected "
+        "(with the authority behind each marker), the winning transition and any "
+        "tie, reopenings, the footprint and gaps, the bound and each flag. For a "
+        "task: its status, each obligation and the findings about it.",
+    )
+    parser.add_argument("id", metavar="ID", help="an expectation, obligation or task id")
+    add_paths(parser)
+    add_standpoint(parser)
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text (an indented argument) or json (the same tree)",
+    )
+    parser.add_argument(
+        "--why-not",
+        metavar="STATUS",
+        type=str.lower,
+        choices=WHY_NOT_STATUSES,
+        help="also say what keeps an expectation from STATUS, and name the "
+        "nearest candidate (the latest visible one that took no effect)",
+    )
+    add_snapshot(parser)
+    add_output(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Explain and print."""
+    prepared = prepare(args)
+    point = standpoint(args)
+    if args.why_not and prepared.project.task(args.id) is not None:
+        raise InputError(f"--why-not applies to expectations; '{args.id}' is a task")
+    facts = query_facts(prepared, [args.id], args.why_not)
+    facts += api.snapshot_facts(prepared, args.snapshot)
+    resolution = resolve(prepared, point, facts)
+    tree = explain(prepared, resolution, args.id, args.why_not)
+    if args.format == "json":
+        text = json.dumps(to_json(tree), indent=2, ensure_ascii=False) + "\n"
+    else:
+        text = render_text(tree)
+    emit(text, args.output)
+    return 0

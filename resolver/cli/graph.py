@@ -1,0 +1,95 @@
+"""``openloop graph``: the dependency and provenance graph, or the lifelines, at a standpoint."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import networkx as nx
+
+from resolver import api
+from resolver.cli.common import add_output, add_paths, add_standpoint, emit, prepare
+from resolver.errors import InputError
+from resolver.faces import dot, lifelines, mermaid
+from resolver.verdicts import graph as graphs
+
+FORMATS = ("dot", "mermaid", "graphml", "json", "svg", "lifelines")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``graph`` subcommand."""
+    parser = subparsers.add_parser(
+        "graph",
+        help="draw the dependency and provenance graph (or the lifelines) at a standpoint",
+        description="Build the graph of tasks, expectations, events and actors at one "
+        "standpoint (edges part_of, requires, opened_by, closed_by, cancels, "
+        "supersedes, waives, reopens, proposal, rejected, claims, by, "
+        "principal_of) and write it as Graphviz DOT, Mermaid, GraphML, node-link "
+        "JSON or SVG (needs Graphviz's dot); --format lifelines writes the "
+        "timeline of what was owed when, as SVG.",
+    )
+    add_paths(parser)
+    add_standpoint(parser)
+    parser.add_argument(
+        "--format", choices=FORMATS, default="dot", help="output format (default: dot)"
+    )
+    parser.add_argument(
+        "--focus",
+        metavar="ID",
+        help="keep one expectation's (or task's) neighbourhood: its task, "
+        "what it requires and what requires it, its events and actors",
+    )
+    parser.add_argument(
+        "--rejected",
+        choices=graphs.REJECTED_CHOICES,
+        default="open",
+        help="rejected candidates to draw in dot, mermaid and svg: those of "
+        "open expectations (default), all candidates, every touching "
+        "event, or none; graphml and json always hold every one",
+    )
+    parser.add_argument(
+        "--no-legend", action="store_true", help="leave the legend out of dot, mermaid and svg"
+    )
+    add_output(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Resolve, build the graph, and write it in the chosen format."""
+    prepared = prepare(args)
+    resolution = api.status(prepared, args.at, args.known)
+    graph = graphs.build(prepared, resolution)
+    if args.focus is not None:
+        try:
+            graph = graphs.focus(graph, args.focus)
+        except KeyError:
+            raise InputError(f"--focus: no expectation or task named {args.focus!r}") from None
+    if args.format == "lifelines":
+        rows = None
+        if args.focus is not None:  # the expectations of the neighbourhood
+            rows = {a["id"] for _, a in graph.nodes(data=True) if a["kind"] == "expectation"}
+        emit(lifelines.render(prepared, resolution, graph, only=rows), args.output)
+        return 0
+    emit(render(graph, args.format, args.rejected, legend=not args.no_legend), args.output)
+    return 0
+
+
+def render(graph: nx.MultiDiGraph, form: str, rejected: str = "open", legend: bool = True) -> str:
+    """The graph as text in one of :data:`FORMATS` (except ``lifelines``)."""
+    if form == "graphml":
+        return "\n".join(nx.generate_graphml(graphs.scalar_copy(graph))) + "\n"
+    if form == "json":
+        return json.dumps(node_link(graph), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    drawn = graphs.drawable(graph, rejected)
+    if form == "mermaid":
+        return mermaid.render(drawn, legend=legend)
+    text = dot.render(drawn, legend=legend)
+    return dot.to_svg(text) if form == "svg" else text
+
+
+def node_link(graph: nx.MultiDiGraph) -> dict:
+    """networkx's node-link data with edges under ``edges`` (read back with the same key)."""
+    try:
+        return nx.node_link_data(graph, edges="edges")
+    except TypeError:  # networkx before 3.4 names the keyword ``link``
+        return nx.node_link_data(graph, link="edges")

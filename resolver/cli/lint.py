@@ -1,0 +1,44 @@
+"""``openloop lint``: validate files; report what will run but is probably not what was meant."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from resolver.cli.common import add_paths
+from resolver.facts.writer import build
+from resolver.language.loader import load_with_warnings
+from resolver.verdicts.lint import lint
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``lint`` subcommand."""
+    parser = subparsers.add_parser(
+        "lint",
+        help="validate files; dangling references and dead declarations are warnings",
+        description="Load the files as every command does (anything the resolver cannot run is "
+        "an error: FILE:LINE[:COL]: error: ..., exit 2) and print warnings as "
+        "FILE:LINE[:COL]: warning: ... for references to nothing (events in opened_by, before "
+        "and markers; expectations and tasks in requires, part_of and tests; search channels "
+        "no event uses), expectations that never open or can never be satisfied, clashing "
+        "clauses and duplicate declarations. Exit 0 when there are only warnings (1 with "
+        "--strict).",
+    )
+    add_paths(parser)
+    parser.add_argument("--strict", action="store_true", help="exit 1 when there is any warning")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load, check, print."""
+    project, loaded = load_with_warnings(args.paths)
+    build(project)  # integer ranges: what the rules could not be given is an error here too
+    found = lint(project, loaded)
+    for diagnostic in found:
+        sys.stdout.write(f"{diagnostic}\n")
+    count = len(found)
+    files = len(project.sources)
+    sys.stderr.write(
+        f"{count} warning{'s' if count != 1 else ''} in {files} file{'s' if files != 1 else ''}\n"
+    )
+    return 1 if args.strict and found else 0

@@ -1,0 +1,40 @@
+"""``openloop receipt``: the work receipt of one task at a standpoint."""
+
+from __future__ import annotations
+
+import argparse
+
+from resolver import api
+from resolver.cli.common import add_output, add_paths, add_standpoint, emit, prepare
+from resolver.verdicts import receipt
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``receipt`` subcommand."""
+    parser = subparsers.add_parser(
+        "receipt",
+        help="print the work receipt of a task: evidence, waivers, findings, what remains",
+        description="Show what a task's completion rests on at one standpoint: each obligation "
+        "with the evidence that settled it and its tier, who waived, cancelled, "
+        "superseded or reopened what (and which markers were proposals without "
+        "authority), the findings about claims of completion, and what remains.",
+    )
+    parser.add_argument("task", metavar="TASK", help="the task id")
+    add_paths(parser)
+    add_standpoint(parser)
+    parser.add_argument(
+        "--format", choices=("md", "json"), default="md", help="output format (default: md)"
+    )
+    add_output(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build the receipt and print it; exit 0 whatever the task's status."""
+    prepared = prepare(args)
+    resolution = api.status(prepared, args.at, args.known)
+    built = receipt.build(prepared, resolution, args.task)
+    render = receipt.render_json if args.format == "json" else receipt.render_markdown
+    text = render(built)
+    emit(text, args.output)
+    return 0

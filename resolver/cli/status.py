@@ -1,0 +1,52 @@
+"""``openloop status``: every expectation's and task's verdict at one standpoint."""
+
+from __future__ import annotations
+
+import argparse
+
+from resolver import api
+from resolver.cli.common import (
+    add_output,
+    add_paths,
+    add_snapshot,
+    add_standpoint,
+    emit,
+    prepare,
+)
+from resolver.faces import json_format, markdown, table
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``status`` subcommand."""
+    parser = subparsers.add_parser(
+        "status",
+        help="print every expectation's and task's status at a standpoint",
+        description="Derive, at one standpoint (valid time --at, knowledge time --known), each "
+        "expectation's status with its closing evidence, footprint and confidence, "
+        "and each task's completion.",
+    )
+    add_paths(parser)
+    add_standpoint(parser)
+    parser.add_argument(
+        "--format",
+        choices=("table", "json", "md"),
+        default="table",
+        help="output format (default: table)",
+    )
+    add_snapshot(parser)
+    add_output(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Resolve and print."""
+    prepared = prepare(args)
+    resolution = api.status(prepared, args.at, args.known, args.snapshot)
+    if args.format == "json":
+        text = json_format.render(resolution, prepared.project)
+    elif args.format == "md":
+        text = markdown.render(resolution)
+    else:
+        text = table.render(resolution)
+    emit(text, args.output)
+    return 0

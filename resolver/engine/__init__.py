@@ -1,0 +1,1 @@
+"""Facts and rules to atoms: the prepared history that answers standpoints."""

@@ -1,0 +1,229 @@
+"""Running the rules: prepare a history once, then answer any number of standpoints.
+
+``prepare`` grounds and solves the standpoint-independent part of ``rules/*.lp`` (candidates,
+tiers, authority, the transitions each event would make) once per history. Each standpoint is
+then answered by a small, fresh clingo program: the ``standpoint`` part grounded over the
+declarations, the prepared atoms, the channel log and two facts ``now(T)`` and ``known(K)``. A
+fresh Control per standpoint keeps memory flat across many queries (measured: parts added to
+one long-lived Control degrade).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from itertools import pairwise
+
+import clingo
+
+from resolver import resources, times
+from resolver.facts.channel_log import CandidateLog
+from resolver.facts.writer import FactBase, build
+from resolver.language.model import Project
+
+_CLINGO_ARGS = ["--warn=none", "--models=1"]
+#: Query facts that ask for explanations (rules/explain.lp, rules/gate.lp).
+_EXPLAINING = ("explain_target(", "explain_all", "gate_")
+
+
+class Atoms:
+    """The shown atoms of one solve, grouped by predicate name (arguments as Python values).
+
+    Built from the model's text (one call into clingo, instead of one per symbol and argument):
+    every shown atom holds only integers, constants and nested terms of those.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._groups: dict[str, list[tuple]] | None = None
+
+    @property
+    def by_name(self) -> dict[str, list[tuple]]:
+        """Argument tuples grouped by predicate name, parsed on first use."""
+        if self._groups is None:
+            groups: dict[str, list[tuple]] = {}
+            for atom in self.text.split():
+                name, args = _parse_atom(atom)
+                groups.setdefault(name, []).append(args)
+            self._groups = groups
+        return self._groups
+
+    def get(self, name: str) -> list[tuple]:
+        """All argument tuples of the shown atoms named ``name``."""
+        return self.by_name.get(name, [])
+
+    def facts(self) -> str:
+        """The atoms as fact text, to hand to another program."""
+        return self.text.replace(" ", ".\n") + ".\n" if self.text else ""
+
+
+def _term(text: str):
+    if text[0] == "-" or text[0].isdigit():
+        return int(text)
+    return text
+
+
+def _parse_atom(atom: str) -> tuple[str, tuple]:
+    """``name(1,x,f(2,3))`` → ``("name", (1, "x", ("f", 2, 3)))``."""
+    paren = atom.find("(")
+    if paren < 0:
+        return atom, ()
+    inner = atom[paren + 1 : -1]
+    if "(" not in inner:
+        return atom[:paren], tuple(_term(part) for part in inner.split(","))
+    return atom[:paren], tuple(_nested(inner))
+
+
+def _nested(inner: str) -> list:
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(inner):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(inner[start:index])
+            start = index + 1
+    parts.append(inner[start:])
+    out = []
+    for part in parts:
+        if "(" in part:
+            name, args = _parse_atom(part)
+            out.append((name, *args))
+        else:
+            out.append(_term(part))
+    return out
+
+
+@cache
+def _rules_program() -> str:
+    """The text of every rule file, read once per process."""
+    return "\n".join(path.read_text(encoding="utf-8") for path in resources.rule_files())
+
+
+def _solve(program_parts: Iterable[str], part: str) -> Atoms:
+    control = clingo.Control(_CLINGO_ARGS)
+    control.add(part, [], _rules_program())
+    for text in program_parts:
+        control.add(part, [], text)
+    control.ground([(part, [])])
+    shown: list[str] = []
+
+    def on_model(model: clingo.Model) -> None:
+        shown.append(str(model))
+
+    result = control.solve(on_model=on_model)
+    if not result.satisfiable:
+        raise RuntimeError("the rules have no answer for this history (a bug in rules/*.lp)")
+    return Atoms(shown[-1] if shown else "")
+
+
+@dataclass(frozen=True)
+class Standpoint:
+    """``(at T, known K)`` in Unix seconds; ``known`` None means ``known latest``."""
+
+    at: int
+    known: int | None
+
+    @property
+    def latest(self) -> bool:
+        """True for ``known latest``: every record is seen."""
+        return self.known is None
+
+
+def _instant_chains(core: Atoms, times_of: dict[int, tuple[int, int]]) -> str:
+    """``inext(X, I, I2)``: consecutive instants at which X has a potential transition.
+
+    The timeline rules walk this sorted chain to find each step's predecessor in linear time (a
+    ``#max`` over earlier steps would ground quadratically in the steps of one expectation).
+    """
+    instants: dict[int, set[int]] = {}
+    for args in core.get("close"):
+        instants.setdefault(args[0], set()).add(times_of[args[1]][0])
+    for args in core.get("reopen"):
+        instants.setdefault(args[0], set()).add(times_of[args[1]][0])
+    lines = []
+    for x, found in instants.items():
+        ordered = sorted(found)
+        lines.extend(f"inext({x},{a},{b})." for a, b in pairwise(ordered))
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+#: Prepared atoms that only reasons and explanations read (one per touching event).
+_REASON_ATOMS = ("rejection(", "cand_channel(")
+
+
+class Prepared:
+    """A history whose standpoint-independent derivations are done; answers standpoints.
+
+    ``reduce`` and ``block_size`` choose the optimised path (the default) or the plain one
+    (``reduce=False``: every event in the prepare part, one event per block); both give the same
+    verdicts (``tests/test_reduction.py``).
+    """
+
+    def __init__(
+        self, project: Project, reduce: bool = True, block_size: int | None = None
+    ) -> None:
+        self.project = project
+        self.facts: FactBase = build(project, reduce=reduce, block_size=block_size)
+        self.core = _solve(
+            [self.facts.declarations, self.facts.links, self.facts.events], "prepare"
+        )
+        verdict_atoms, reason_atoms = [], []
+        needed = self._verdict_events()
+        for atom in self.core.text.split():
+            if atom.startswith(_REASON_ATOMS) or (
+                atom.startswith("evt(") and int(atom[4 : atom.index(",")]) not in needed
+            ):
+                reason_atoms.append(atom)
+            else:
+                verdict_atoms.append(atom)
+        self._core_text = "".join(f"{atom}.\n" for atom in verdict_atoms)
+        self._reason_text = "".join(f"{atom}.\n" for atom in reason_atoms)
+        times_of = {e: (at, rec) for e, at, rec, _ in self.core.get("evt")}
+        self._core_text += _instant_chains(self.core, times_of)
+        self.candidates = CandidateLog(
+            ((x, c, e, *times_of[e]) for x, e, c in self.core.get("cand_channel")),
+            self.facts.channel_log.block_size,
+        )
+
+    def _verdict_events(self) -> set[int]:
+        """Events a verdict can read: transitions, openings, bounds and claims."""
+        needed: set[int] = set()
+        for name in ("close", "reopen", "proposal", "unconfirmed", "below_verify", "opener"):
+            needed.update(args[1] for args in self.core.get(name))
+        needed.update(args[0] for args in self.core.get("claim"))
+        interner = self.facts.interner
+        for x in self.project.expectations:
+            if x.before is not None:
+                needed.add(interner.intern(("event", x.before)))
+        return needed
+
+    def solve(self, standpoint: Standpoint, extra_facts: str = "", reasons: bool = True) -> Atoms:
+        """Derive every verdict at ``standpoint``; returns the shown atoms.
+
+        ``extra_facts`` carries query facts (a snapshot's state, explanation or gate targets).
+        ``reasons=False`` leaves out the rejected candidates, which only reasons and
+        explanations read; the verdicts are the same. Explanations also read the text linker's
+        measurements, added only when the query asks for an explanation or a gate.
+        """
+        at = times.encode(standpoint.at)
+        known = times.LATEST if standpoint.known is None else times.encode(standpoint.known)
+        query = f"now({at}).\nknown({known}).\n{extra_facts}"
+        log = self.facts.channel_log
+        parts = [
+            self.facts.declarations,
+            self._core_text,
+            log.static_text,
+            log.details(at, known),
+            self.candidates.static_text,
+            self.candidates.details(at, known),
+            query,
+        ]
+        explaining = any(marker in extra_facts for marker in _EXPLAINING)
+        if reasons or explaining:
+            parts.append(self._reason_text)
+        if explaining:
+            parts.append(self.facts.links)
+        return _solve(parts, "standpoint")

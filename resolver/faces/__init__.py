@@ -1,0 +1,1 @@
+"""Renderers: typed results (a :class:`~resolver.verdicts.resolution.Resolution`, ...) as text."""

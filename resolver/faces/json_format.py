@@ -1,0 +1,97 @@
+"""The JSON of SPEC §4: the format tools exchange."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from resolver.faces.words import describe
+from resolver.language.model import Project
+from resolver.times import format_time
+from resolver.verdicts.resolution import ExpectationVerdict, Finding, Resolution
+
+
+def _time(value: int | None) -> str | None:
+    return None if value is None else format_time(value)
+
+
+def standpoint_dict(resolution: Resolution) -> dict[str, str]:
+    """``{"at": ..., "known": ...}`` with ``"latest"`` for ``known latest``."""
+    point = resolution.standpoint
+    known = "latest" if point.known is None else format_time(point.known)
+    return {"at": format_time(point.at), "known": known}
+
+
+def expectation_dict(verdict: ExpectationVerdict, project: Project) -> dict[str, Any]:
+    """One expectation's verdict."""
+    declared = project.expectation(verdict.id)
+    assert declared is not None
+    return {
+        "id": verdict.id,
+        "title": verdict.title,
+        "task": verdict.task,
+        "status": verdict.status,
+        "confidence": verdict.confidence,
+        "flags": list(verdict.flags),
+        "closed_by": verdict.closed_by,
+        "tier": verdict.tier,
+        "closed_at": _time(verdict.closed_at),
+        "opened_at": _time(verdict.opened_at),
+        "bound": _time(verdict.bound),
+        "footprint": {
+            "complete": verdict.footprint_complete,
+            "channels": {
+                name: {
+                    "searched": fp.searched,
+                    "through": _time(fp.through),
+                    "candidates": fp.candidates,
+                    "gaps": [list(g) for g in fp.gaps],
+                    "relevant_gaps": [list(g) for g in fp.relevant_gaps],
+                }
+                for name, fp in verdict.channels.items()
+            },
+        },
+        "reasons": [
+            {
+                "code": r.code,
+                "event": r.event,
+                "rule": r.detail,
+                "detail": describe(r, project, declared),
+                **({"channel": r.channel} if r.channel else {}),
+            }
+            for r in verdict.reasons
+        ],
+    }
+
+
+def finding_dict(finding: Finding, with_target: bool = True) -> dict[str, Any]:
+    """One false completion or false pending."""
+    out: dict[str, Any] = {"kind": finding.kind, "event": finding.event, "by": finding.by}
+    if with_target:
+        out["target"] = finding.target
+    out["outstanding"] = list(finding.outstanding)
+    return out
+
+
+def to_dict(resolution: Resolution, project: Project) -> dict[str, Any]:
+    """The whole resolution as SPEC §4 JSON."""
+    return {
+        "standpoint": standpoint_dict(resolution),
+        "expectations": [expectation_dict(v, project) for v in resolution.expectations],
+        "tasks": [
+            {
+                "id": t.id,
+                "title": t.title,
+                "status": t.status,
+                "outstanding": list(t.outstanding),
+                "findings": [finding_dict(f, with_target=True) for f in t.findings],
+            }
+            for t in resolution.tasks
+        ],
+        "findings": [finding_dict(f) for f in resolution.findings],
+    }
+
+
+def render(resolution: Resolution, project: Project) -> str:
+    """Pretty-printed JSON text."""
+    return json.dumps(to_dict(resolution, project), indent=2, ensure_ascii=False) + "\n"

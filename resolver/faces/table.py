@@ -1,0 +1,180 @@
+"""The terminal table: what a person reads first, kept within 80 columns."""
+
+from __future__ import annotations
+
+import textwrap
+
+from resolver.faces.words import show_value
+from resolver.times import format_time
+from resolver.verdicts.resolution import ExpectationVerdict, Resolution
+
+WIDTH = 80
+
+
+def search_note(verdict: ExpectationVerdict) -> str:
+    """ "searched 4/4 channels", then which channel was never searched and which gaps matter."""
+    done, total = verdict.searched_count
+    parts = [f"searched {done}/{total} channels"]
+    missing = [name for name, fp in verdict.channels.items() if not fp.searched]
+    if missing:
+        parts.append("not searched: " + ", ".join(missing))
+    for name, fp in verdict.channels.items():
+        for lo, hi in fp.relevant_gaps:
+            parts.append(f"gap in {name}: seq {_span(lo, hi)}")
+    return "; ".join(parts)
+
+
+def _span(lo: int, hi: int) -> str:
+    return str(lo) if lo == hi else f"{lo}..{hi}"
+
+
+def short_time(unix: int) -> str:
+    """``2024-08-20 16:20`` (UTC), or the date alone at midnight: footprints need no seconds."""
+    text = format_time(unix)
+    day, clock = text[:10], text[11:16]
+    return day if clock == "00:00" and text[17:19] == "00" else f"{day} {clock}"
+
+
+def footprint_lines(verdict: ExpectationVerdict) -> list[tuple[str, str]]:
+    """``(channel, what its search found)``: through when, how many candidates, every gap.
+
+    Gaps that cannot hide a closing transition (they lie before the opening) are listed too,
+    marked, because the spec lists all gaps and only the relevant ones change a status.
+    """
+    out = []
+    for name, fp in verdict.channels.items():
+        if not fp.searched or fp.through is None:
+            out.append((name, "never searched"))
+            continue
+        noun = "candidate" if fp.candidates == 1 else "candidates"
+        phrase = f"through {short_time(fp.through)}, {fp.candidates} {noun}"
+        if fp.gaps:
+            spans = [
+                _span(lo, hi) + ("" if (lo, hi) in fp.relevant_gaps else " (before opening)")
+                for lo, hi in fp.gaps
+            ]
+            phrase += ", missing seq " + ", ".join(spans)
+        out.append((name, phrase))
+    return out
+
+
+def _why_unknown(verdict: ExpectationVerdict) -> list[str]:
+    effects = sorted(
+        {r.event for r in verdict.reasons if r.code == "unconfirmed_effect" and r.event}
+    )
+    return [f"unconfirmed effect: {', '.join(effects)}"] if effects else []
+
+
+def _notes(verdict: ExpectationVerdict) -> list[str]:
+    """The line under a verdict: confidence, why it is unknown, the search, the flags."""
+    if verdict.status == "NOT_OPENED":
+        head = ["flags: " + ", ".join(verdict.flags)] if verdict.flags else []
+        return ["; ".join(head)] if head else []
+    parts = []
+    if verdict.confidence:
+        parts.append(verdict.confidence.lower())
+    if verdict.status == "UNKNOWN":
+        parts.extend(_why_unknown(verdict))
+    parts.append(search_note(verdict))
+    if verdict.flags:
+        parts.append("flags: " + ", ".join(verdict.flags))
+    return ["; ".join(parts), *snapshot_notes(verdict)]
+
+
+_SNAPSHOT = {
+    "suggests_done": "snapshot shows the wanted value: possibly completed silently",
+    "suggests_superseded": "snapshot shows the superseding state: possibly superseded silently",
+    "agrees_open": "snapshot shows {value}: corroborates the open verdict",
+}
+
+
+def snapshot_notes(verdict: ExpectationVerdict) -> list[str]:
+    """What a ``--snapshot`` said about this verdict (it never changes the status)."""
+    notes = []
+    for reason in verdict.reasons:
+        if reason.code == "snapshot" and reason.detail in _SNAPSHOT:
+            value = "another value" if reason.value is None else show_value(reason.value)
+            notes.append(_SNAPSHOT[reason.detail].format(value=value))
+    return notes
+
+
+def _footprint_block(verdict: ExpectationVerdict) -> list[str]:
+    """One aligned line per search channel, shown under open and unknown verdicts only."""
+    if verdict.status not in ("OPEN", "UNKNOWN"):
+        return []
+    entries = footprint_lines(verdict)
+    pad = min(max((len(name) for name, _ in entries), default=0), 16)
+    lines = []
+    for name, phrase in entries:
+        lead = "      " + name.ljust(pad) + "  "
+        lines.extend(
+            textwrap.wrap(
+                phrase,
+                WIDTH,
+                initial_indent=lead,
+                subsequent_indent=" " * len(lead),
+                break_on_hyphens=False,
+            )
+        )
+    return lines
+
+
+def _evidence(verdict: ExpectationVerdict) -> str:
+    if verdict.closed_by is None:
+        return "-"
+    return f"{verdict.closed_by} ({verdict.tier})" if verdict.tier else verdict.closed_by
+
+
+def rows(header: tuple[str, ...], body: list[tuple[str, ...]], widths: tuple[int, ...]) -> str:
+    """Fixed-width columns; the last column wraps under itself."""
+    lead = sum(widths) + len(widths)
+    last = max(WIDTH - lead, 20)
+    lines = []
+    for row in [header, *body]:
+        cells = [c if len(c) <= w else c[: w - 1] + "…" for c, w in zip(row, widths, strict=False)]
+        prefix = " ".join(c.ljust(w) for c, w in zip(cells, widths, strict=False)) + " "
+        wrapped = textwrap.wrap(row[-1], last) or [""]
+        lines.append((prefix + wrapped[0]).rstrip())
+        lines.extend((" " * lead + more).rstrip() for more in wrapped[1:])
+    return "\n".join(lines)
+
+
+def render(resolution: Resolution) -> str:
+    """The verdict table, the task table and the findings."""
+    point = resolution.standpoint
+    known = "latest" if point.known is None else format_time(point.known)
+    out = [f"openloop status at {format_time(point.at)} (known {known})", ""]
+    if resolution.expectations:
+        widths = (26, 12)
+        out.append(rows(("EXPECTATION", "STATUS", "CLOSED BY (TIER)"), [], widths))
+        for verdict in resolution.expectations:
+            out.append(rows((verdict.id, verdict.status, _evidence(verdict)), [], widths))
+            for note in _notes(verdict):
+                out.extend(
+                    textwrap.wrap(
+                        note,
+                        WIDTH,
+                        initial_indent="    ",
+                        subsequent_indent="      ",
+                        break_on_hyphens=False,
+                    )
+                )
+            out.extend(_footprint_block(verdict))
+    else:
+        out.append("no expectations declared")
+    if resolution.tasks:
+        out.append("")
+        body = [(t.id, t.status, ", ".join(t.outstanding) or "-") for t in resolution.tasks]
+        out.append(rows(("TASK", "STATUS", "OUTSTANDING"), body, (26, 12)))
+    if resolution.findings:
+        out.append("")
+        out.append("FINDINGS")
+        for f in resolution.findings:
+            who = f" by {f.by}" if f.by else ""
+            tail = f": outstanding {', '.join(f.outstanding)}" if f.outstanding else ""
+            out.extend(
+                textwrap.wrap(
+                    f"{f.kind} {f.event}{who} on {f.target}{tail}", WIDTH, subsequent_indent="  "
+                )
+            )
+    return "\n".join(out) + "\n"

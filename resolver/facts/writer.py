@@ -1,0 +1,283 @@
+"""Turning a :class:`~resolver.language.model.Project` into clingo facts made only of integers.
+
+Every id, key, value, channel and actor is interned to an integer (``interning.py``); the only
+symbolic constants written are the fixed vocabulary of the language (tiers, marker kinds, roles),
+which come from this module and never from input. Times are encoded by ``times.encode`` and every
+integer is range-checked, so no input can change or break the program.
+
+Facts fall into three texts, each built once per history:
+
+* ``declarations``: channels, actors, expectations and tasks (read by both parts);
+* ``events``: the events that matter to the standpoint-independent rules (``prepare`` part);
+* ``links``: the text linker's measurements (``prepare``, and explanations at a standpoint);
+* ``channel_log``: per-channel times and sequence numbers in blocks, for footprints and gaps
+  (``standpoint``; see ``channel_log.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from resolver import times
+from resolver.facts.channel_log import DEFAULT_BLOCK_SIZE, ChannelLog
+from resolver.facts.interning import Interner, check_int
+from resolver.facts.linker import TextLinker
+from resolver.language.model import MARKER_KINDS, OUTCOMES, TIERS, Expectation, Project, Value
+
+_CONSTANTS = (
+    frozenset(MARKER_KINDS)
+    | frozenset(TIERS)
+    | frozenset(OUTCOMES)
+    | {"mention", "work", "principal", "agent"}
+)
+
+
+def _const(word: str) -> str:
+    """A symbolic constant from the language's fixed vocabulary (never from user text)."""
+    if word not in _CONSTANTS:
+        raise ValueError(f"{word!r} is not part of the fixed vocabulary")
+    return word
+
+
+def _time(unix: int) -> int:
+    return times.encode(unix)
+
+
+@dataclass
+class FactBase:
+    """The integer facts of one history and the interner that maps them back to text."""
+
+    interner: Interner
+    declarations: str
+    events: str
+    channel_log: ChannelLog
+    links: str = ""
+
+    def event_id(self, number: int) -> str:
+        """The event id interned as ``number``."""
+        return self._text(number, "event")
+
+    def item_id(self, number: int) -> str:
+        """The expectation or task id interned as ``number``."""
+        return self._text(number, "item")
+
+    def channel(self, number: int) -> str:
+        """The channel name interned as ``number``."""
+        return self._text(number, "channel")
+
+    def actor(self, number: int) -> str | None:
+        """The actor interned as ``number``; None for the unnamed actor 0."""
+        return None if number == 0 else self._text(number, "actor")
+
+    def _text(self, number: int, tag: str) -> str:
+        key = self.interner.key(number)
+        if not isinstance(key, tuple) or key[0] != tag:
+            raise KeyError(f"{number} is not a {tag}")
+        return key[1]
+
+
+class _Writer:
+    """Collects fact lines with every integer checked."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def fact(self, name: str, *args: int | str) -> None:
+        parts = []
+        for arg in args:
+            if isinstance(arg, int):
+                parts.append(str(check_int(arg, name)))
+            else:
+                parts.append(_const(arg))
+        self.lines.append(f"{name}({','.join(parts)}).")
+
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
+def relevant_event_ids(project: Project, linked: set[str]) -> set[str]:
+    """Events that could touch some expectation or task: a safe superset for the rules.
+
+    An event the rules could ever read (as an opening, a bound, a candidate or a claim) sets a
+    wanted or ``superseded_when`` key, carries a marker, is named by a declaration, or is linked
+    by text. Every other event matters only to the channel log (footprints and gaps), so it is
+    left out of the ``prepare`` part; ``tests/test_reduction.py`` checks that this changes no
+    verdict.
+    """
+    keys = {x.want.key for x in project.expectations if x.want is not None}
+    keys |= {x.superseded_when.key for x in project.expectations if x.superseded_when is not None}
+    named = {x.opened_by for x in project.expectations} | {x.before for x in project.expectations}
+    named |= {t.opened_by for t in project.tasks}
+    out = set(linked)
+    for ev in project.events:
+        if ev.markers or ev.id in named or any(a.key in keys for a in ev.sets):
+            out.add(ev.id)
+    return out
+
+
+def build(project: Project, reduce: bool = True, block_size: int | None = None) -> FactBase:
+    """Intern the project and render its three fact texts.
+
+    With ``reduce`` (the default) the ``prepare`` part sees only the events that could touch an
+    expectation (:func:`relevant_event_ids`); without it, every event (the plain path that the
+    equivalence tests compare against).
+    """
+    interner = Interner()
+    interner.intern_all(("event", e.id) for e in sorted(project.events, key=lambda e: e.id))
+
+    def item(ident: str) -> int:
+        return interner.intern(("item", ident))
+
+    def channel(name: str) -> int:
+        return interner.intern(("channel", name))
+
+    def actor(name: str | None) -> int:
+        return 0 if name is None else interner.intern(("actor", name))
+
+    def key(name: str) -> int:
+        return interner.intern(("key", name))
+
+    def value(raw: Value) -> int:
+        return interner.intern(("value", type(raw).__name__, raw))
+
+    def event(ident: str) -> int:
+        return interner.intern(("event", ident))
+
+    decl = _Writer()
+    for declared in project.channels:
+        number = channel(declared.name)
+        decl.fact("channel", number)
+        decl.fact("declared_channel", number)
+        if declared.role:
+            decl.fact("declared_role", number, _const(declared.role))
+        if declared.authoritative:
+            decl.fact("authoritative", number)
+    for declared in project.actors:
+        number = actor(declared.name)
+        decl.fact("actor", number)
+        decl.fact("actor_role", number, _const(declared.role))
+    if "sessions" in {c.name for c in project.channels} | {e.channel for e in project.events}:
+        decl.fact("sessions_channel", channel("sessions"))
+
+    for task in project.tasks:
+        number = item(task.id)
+        decl.fact("task", number)
+        _opening(decl, number, task.opened_by, task.opened, event)
+        for name in task.principals:
+            decl.fact("principal", number, actor(name))
+        for required in task.requires:
+            decl.fact("requires", number, item(required))
+
+    for expectation in project.expectations:
+        _expectation(decl, expectation, item, event, channel, actor, key, value)
+
+    linker = TextLinker(project.events, project.aliases)
+    openers = {e.id: e for e in project.events}
+    linked: set[str] = set()
+    links = _Writer()
+    for expectation in project.expectations:
+        opening_text = None
+        source = expectation.opened_by or _task_opener(project, expectation)
+        if source and source in openers:
+            opening_text = openers[source].text
+        number = item(expectation.id)
+        for link in linker.links(expectation, opening_text):
+            linked.add(link.event)
+            ev = event(link.event)
+            if link.title_overlap:
+                links.fact("overlap", number, ev, 1, *link.title_overlap)
+            if link.opening_overlap:
+                links.fact("overlap", number, ev, 2, *link.opening_overlap)
+            if link.phrase_hit:
+                links.fact("phrase_hit", number, ev)
+            if link.names_value:
+                links.fact("names_value", number, ev)
+            if link.names_id:
+                links.fact("names_id", number, ev)
+    relevant = relevant_event_ids(project, linked) if reduce else None
+    for event_id in sorted(linker.done_cue_events()):
+        if relevant is None or event_id in relevant:
+            links.fact("done_cue", event(event_id))
+
+    evs = _Writer()
+    entries: list[tuple[int, int | None, int, int]] = []
+    for ev in project.events:
+        number = event(ev.id)
+        ch = channel(ev.channel)
+        at, rec = _time(ev.at), _time(ev.recorded)
+        if relevant is None or ev.id in relevant:
+            _event_facts(evs, ev, number, ch, at, rec, actor, key, value, item)
+        if ev.seq is not None:
+            check_int(ev.seq + 1, "seq")
+            check_int(ev.seq - 1, "seq")
+        entries.append((ch, ev.seq, at, rec))
+    evs.fact("actor", 0)
+    for name in sorted({ev.channel for ev in project.events}):
+        decl.fact("channel", channel(name))
+    if block_size is None:
+        block_size = DEFAULT_BLOCK_SIZE if reduce else 1
+    log = ChannelLog(entries, block_size)
+    return FactBase(interner, decl.text(), evs.text(), log, links.text())
+
+
+def _event_facts(evs, ev, number, ch, at, rec, actor, key, value, item) -> None:
+    evs.fact("event", number, ch, at, rec, actor(ev.by))
+    if ev.by is not None:
+        evs.fact("actor", actor(ev.by))
+    if ev.outcome != "confirmed":
+        evs.fact("outcome", number, _const(ev.outcome))
+    for assignment in ev.sets:
+        evs.fact("sets", number, key(assignment.key), value(assignment.value))
+    for marker in ev.markers:
+        evs.fact("marker", number, _const(marker.kind), item(marker.target))
+
+
+def _task_opener(project: Project, expectation: Expectation) -> str | None:
+    if expectation.opened is not None or not expectation.part_of:
+        return None
+    task = project.task(expectation.part_of)
+    return task.opened_by if task else None
+
+
+def _opening(writer: _Writer, number: int, opened_by, opened, event) -> None:
+    if opened_by is not None:
+        writer.fact("opened_by", number, event(opened_by))
+    if opened is not None:
+        writer.fact("opened_time", number, _time(opened))
+
+
+def _expectation(decl, x: Expectation, item, event, channel, actor, key, value) -> None:
+    number = item(x.id)
+    decl.fact("expectation", number)
+    _opening(decl, number, x.opened_by, x.opened, event)
+    if x.want is not None:
+        decl.fact("want", number, key(x.want.key), value(x.want.value))
+    if x.superseded_when is not None:
+        decl.fact(
+            "superseded_when", number, key(x.superseded_when.key), value(x.superseded_when.value)
+        )
+    if x.before is not None:
+        decl.fact("before", number, event(x.before))
+    if x.deadline is not None:
+        decl.fact("deadline", number, _time(x.deadline))
+    if x.verify is not None:
+        decl.fact("verify", number, _const(x.verify))
+    for name in x.search:
+        decl.fact("search", number, channel(name))
+    for required in x.requires:
+        decl.fact("requires", number, item(required))
+    if x.part_of is not None:
+        decl.fact("part_of", number, item(x.part_of))
+    for name in x.principals:
+        decl.fact("principal", number, actor(name))
+    if x.window is not None:
+        decl.fact("window", number, check_int(x.window, "window"))
+
+
+def iter_items(facts: FactBase) -> Iterator[tuple[int, str]]:
+    """Every interned expectation or task id with its integer."""
+    for number in range(1, len(facts.interner) + 1):
+        key = facts.interner.key(number)
+        if isinstance(key, tuple) and key[0] == "item":
+            yield number, key[1]

@@ -1,0 +1,264 @@
+"""Loading the files a command names into one validated :class:`~resolver.language.model.Project`.
+
+Users keep declarations and events wherever suits them: split across ``.ol`` files, exported
+from tools as ``.jsonl``, often with overlaps (the same event exported twice, an expectation
+copied into two files). The loader's job is to make that one consistent picture, or to refuse:
+
+- Folders are read recursively and in sorted order, so that the same tree always loads the same
+  way (messages, "earlier record" references and tie-breaks never depend on the file system's
+  listing order). Hidden files and folders (``.git``...) are skipped inside folders.
+- An explicitly named file must be ``.ol`` or ``.jsonl``: a typo such as ``events.json`` should
+  stop the command rather than silently contribute nothing.
+- The same event recorded twice with identical content is one event: logs overlap in practice,
+  and counting it twice would distort sequence gaps and candidate counts. The same id with
+  different content is an error, because either record could be the truth and picking one would
+  make verdicts depend on file order.
+- A declaration (channel, actor, task, expectation, alias) repeated identically is harmless, so
+  it is kept once and reported as a warning for ``openloop lint``; repeated with different
+  content it is an error, for the same reason as events.
+- Output tuples are sorted by name or id (events by id, not by time: the rules order events by
+  time themselves, and a stable id order keeps generated facts and outputs reproducible). Test
+  blocks keep their reading order, which is the order a user expects them to run and report in.
+- A task's ``obligations`` lists every expectation that is ``part_of`` it: those declared inside
+  the block (in source order) and then, sorted by id, standalone expectations that name the task
+  with ``part_of``. Completion is defined over all of them, so consumers need not re-derive it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from resolver.errors import InputError, Location
+from resolver.language.eventlog import read_jsonl
+from resolver.language.model import (
+    Actor,
+    Alias,
+    Assignment,
+    Channel,
+    Event,
+    Expectation,
+    Project,
+    Task,
+    TestBlock,
+)
+from resolver.language.parser import ParsedFile, parse_file
+
+__all__ = ["SUFFIXES", "Diagnostic", "collect_files", "load", "load_with_warnings"]
+
+#: File name endings the loader reads.
+SUFFIXES = (".ol", ".jsonl")
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A problem that does not stop loading (``severity`` is ``warning``), for ``lint``."""
+
+    location: Location
+    severity: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.severity}: {self.message}"
+
+
+class _PathLocation(Location):
+    """A location that is a whole file or folder: prints as ``PATH`` alone (line is 0)."""
+
+    def __str__(self) -> str:
+        return self.file
+
+
+def _path_error(path: str, message: str) -> InputError:
+    return InputError(message, _PathLocation(path, 0))
+
+
+def load(paths: Sequence[str | Path]) -> Project:
+    """Read files and folders into one Project; raises InputError on any bad input."""
+    project, _ = load_with_warnings(paths)
+    return project
+
+
+def load_with_warnings(paths: Sequence[str | Path]) -> tuple[Project, list[Diagnostic]]:
+    """Like :func:`load`, also returning the warnings found while merging (duplicates)."""
+    sources = collect_files(paths)
+    merger = _Merger()
+    for name in sources:
+        try:
+            if name.endswith(".ol"):
+                merger.add_file(parse_file(name))
+            else:
+                merger.add_events(read_jsonl(name))
+        except OSError as exc:
+            raise _path_error(name, f"cannot read: {exc.strerror or exc}") from None
+    return merger.project(tuple(sources)), merger.diagnostics
+
+
+def collect_files(paths: Iterable[str | Path] | str | Path) -> list[str]:
+    """The files to read, in order: named files as given, folders expanded recursively.
+
+    A file reached twice (named and inside a named folder, say) is read once, at its first
+    place. Names are kept as the user spelled them (joined with the folder's relative path) so
+    that messages point where the user looks.
+    """
+    files: list[str] = []
+    seen: set[Path] = set()
+
+    def add(name: str) -> None:
+        key = Path(name).resolve()
+        if key not in seen:
+            seen.add(key)
+            files.append(name)
+
+    if isinstance(paths, str | Path):
+        paths = [paths]  # one path, not a sequence of one-character names
+    for entry in paths:
+        name = str(entry)
+        path = Path(entry)
+        if path.is_dir():
+            for found in _walk(path):
+                add(found)
+        elif path.is_file():
+            if path.suffix not in SUFFIXES:
+                raise _path_error(
+                    name, f"cannot read '{path.suffix or path.name}' files; expected .ol or .jsonl"
+                )
+            add(name)
+        elif path.exists():
+            raise _path_error(name, "not a regular file or folder")
+        else:
+            raise _path_error(name, "no such file or directory")
+    return files
+
+
+def _walk(root: Path) -> list[str]:
+    """Every ``.ol`` / ``.jsonl`` file below root, sorted by path components, hidden skipped."""
+    found: list[tuple[tuple[str, ...], str]] = []
+    for folder, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        base = Path(folder)
+        for filename in filenames:
+            if filename.startswith(".") or not filename.endswith(SUFFIXES):
+                continue
+            path = base / filename
+            if path.is_file():
+                found.append((path.relative_to(root).parts, str(path)))
+    return [name for _, name in sorted(found)]
+
+
+def _typed(value: Any) -> Any:
+    """Values with their types spelled out: in Python ``1 == True``, but ``k = 1`` and
+    ``k = true`` are different states, so records differing only so must not count as one."""
+    if isinstance(value, Assignment):
+        return (value.key, type(value.value).__name__, value.value)
+    if isinstance(value, tuple):
+        return tuple(_typed(v) for v in value)
+    return value
+
+
+def _content(item: Any) -> tuple[Any, ...]:
+    """Everything but the location: two declarations agree iff these are equal."""
+    return tuple(_typed(getattr(item, f.name)) for f in fields(item) if f.name != "location")
+
+
+class _Merger:
+    """Accumulates declarations and events in reading order, checking duplicates as it goes."""
+
+    def __init__(self) -> None:
+        self.channels: dict[str, Channel] = {}
+        self.actors: dict[str, Actor] = {}
+        self.aliases: dict[tuple[str, ...], Alias] = {}
+        self.tasks: dict[str, Task] = {}
+        self.expectations: dict[str, Expectation] = {}
+        self.events: dict[str, Event] = {}
+        self.tests: list[TestBlock] = []
+        self.diagnostics: list[Diagnostic] = []
+
+    def add_file(self, parsed: ParsedFile) -> None:
+        for channel in parsed.channels:
+            self._declare(self.channels, channel.name, channel, "channel")
+        for actor in parsed.actors:
+            self._declare(self.actors, actor.name, actor, "actor")
+        for alias in parsed.aliases:
+            self._declare(self.aliases, alias.words, alias, "alias")
+        for task in parsed.tasks:
+            self._refuse_clash(task.id, task.location, self.expectations, "an expectation")
+            self._declare(self.tasks, task.id, task, "task")
+        for expectation in parsed.expectations:
+            self._refuse_clash(expectation.id, expectation.location, self.tasks, "a task")
+            if expectation.is_obligation:
+                # An identical obligation comes with an identical task, already reported.
+                self._declare(self.expectations, expectation.id, expectation, "obligation", False)
+            else:
+                self._declare(self.expectations, expectation.id, expectation, "expectation")
+        self.add_events(parsed.events)
+        self.tests.extend(parsed.tests)
+
+    def add_events(self, events: Iterable[Event]) -> None:
+        for event in events:
+            first = self.events.get(event.id)
+            if first is None:
+                self.events[event.id] = event
+            elif _typed(first.content()) != _typed(event.content()):
+                raise InputError(
+                    f"event '{event.id}' conflicts with its earlier record at {first.location}",
+                    event.location,
+                )
+
+    def _declare(
+        self, table: dict[Any, Any], key: Any, item: Any, what: str, warn: bool = True
+    ) -> None:
+        first = table.get(key)
+        if first is None:
+            table[key] = item
+            return
+        shown = " ".join(key) if isinstance(key, tuple) else key
+        if _content(first) != _content(item):
+            raise InputError(
+                f"{what} '{shown}' conflicts with its earlier declaration at {first.location}",
+                item.location,
+            )
+        if warn:
+            self.diagnostics.append(
+                Diagnostic(
+                    item.location,
+                    "warning",
+                    f"duplicate declaration of {what} '{shown}' (identical to the one at "
+                    f"{first.location})",
+                )
+            )
+
+    def _refuse_clash(
+        self, ident: str, location: Location, other: dict[str, Any], what: str
+    ) -> None:
+        """One id names one thing: markers and ``part_of`` could not tell the two apart."""
+        first = other.get(ident)
+        if first is not None:
+            raise InputError(
+                f"'{ident}' is already declared as {what} at {first.location}", location
+            )
+
+    def project(self, sources: tuple[str, ...]) -> Project:
+        members: dict[str, list[str]] = {}
+        for expectation in sorted(self.expectations.values(), key=lambda x: x.id):
+            if expectation.part_of is not None:
+                members.setdefault(expectation.part_of, []).append(expectation.id)
+        tasks = []
+        for task in sorted(self.tasks.values(), key=lambda t: t.id):
+            extra = [x for x in members.get(task.id, []) if x not in task.obligations]
+            if extra:
+                task = replace(task, obligations=(*task.obligations, *extra))
+            tasks.append(task)
+        return Project(
+            channels=tuple(sorted(self.channels.values(), key=lambda c: c.name)),
+            actors=tuple(sorted(self.actors.values(), key=lambda a: a.name)),
+            aliases=tuple(sorted(self.aliases.values(), key=lambda a: a.words)),
+            tasks=tuple(tasks),
+            expectations=tuple(sorted(self.expectations.values(), key=lambda x: x.id)),
+            events=tuple(sorted(self.events.values(), key=lambda e: e.id)),
+            tests=tuple(self.tests),
+            sources=sources,
+        )

@@ -1,1 +1,0 @@
-"""Renderers: turning a :class:`~resolver.verdicts.Resolution` into text for people and tools."""

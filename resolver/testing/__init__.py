@@ -1,0 +1,1 @@
+"""`.ol` test blocks: the runner, JUnit output, and the pytest plugin."""

@@ -1,0 +1,1 @@
+"""Atoms to typed results: verdicts, explanations, receipts, graphs, lint findings (no phrasing)."""

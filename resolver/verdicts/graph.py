@@ -1,0 +1,418 @@
+"""The dependency and provenance graph of one resolution, as a networkx ``MultiDiGraph``.
+
+A commitment graph links what was owed (tasks, expectations) to what happened (events) and who
+did it (actors). Every node and edge here is copied from the verdicts and atoms of
+``rules/*.lp`` at one standpoint; nothing here decides a status or a tier, and whether a
+transition took effect is read from the rules' reasons. Only events the standpoint can see
+appear, because they come from the standpoint's atoms (``visible_touch``, ``reason``,
+``closed``, ``finding``).
+
+Node ids are ``KIND:ID`` (``expectation:intent-401``, ``event:commit-118``, ``actor:alice``,
+``task:release-prep``); edges are keyed by their kind, so users can ask networkx directly:
+
+>>> from resolver import api
+>>> from resolver.verdicts import graph                            # doctest: +SKIP
+>>> history = api.prepare(["fixtures/release"])                         # doctest: +SKIP
+>>> g = graph.build(history, api.status(history, at="2024-08-28"))      # doctest: +SKIP
+>>> g.edges["expectation:intent-401", "event:commit-118", "closed_by"]["tier"]  # doctest: +SKIP
+'state'
+>>> graph.blocked_by(g, "event-store-migration")                        # doctest: +SKIP
+['intent-401']
+
+Edge directions read as sentences, subject first: ``expectation part_of task``,
+``X requires Y``, ``X opened_by event``, ``X closed_by event`` (satisfied closes, labelled with
+the tier), ``event cancels|supersedes|waives|reopens X`` (transitions that took effect),
+``event proposal X`` (a marker without authority: no effect), ``event rejected X`` (a
+touching event that closed nothing, with the rules' reason; ``candidate`` False for touches
+that never were candidates: on a mention channel, or before the opening), ``event claims X``
+(a false completion or false pending finding), ``event by actor`` and ``actor principal_of X``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import networkx as nx
+
+from resolver.engine.prepared import Prepared
+from resolver.faces.words import describe
+from resolver.language.model import Project
+from resolver.times import format_time
+from resolver.verdicts.resolution import ExpectationVerdict, Reason, Resolution
+
+#: Node kinds, in the order they are laid out left to right.
+NODE_KINDS = ("actor", "event", "expectation", "task")
+#: Edge kinds. ``effective`` is False on ``proposal`` and ``rejected`` edges only.
+EDGE_KINDS = (
+    "part_of",
+    "requires",
+    "opened_by",
+    "closed_by",
+    "cancels",
+    "supersedes",
+    "waives",
+    "reopens",
+    "proposal",
+    "rejected",
+    "claims",
+    "by",
+    "principal_of",
+)
+#: Close statuses of the rules (``close(X, E, Status, Tier, Rank)``) and the edge each draws.
+_CLOSE_EDGE = {
+    "satisfied": "closed_by",
+    "cancelled": "cancels",
+    "superseded": "supersedes",
+    "waived": "waives",
+}
+#: Rejection details of a closing transition that came too late (``late_close`` in
+#: ``rules/timeline.lp``): the close was visible but the expectation was already closed, or a
+#: stronger close won the same instant.
+_LATE_CLOSE = frozenset({"already_closed", "lost_tie"})
+#: Reason codes that name a candidate which made no transition.
+_REJECTION_CODES = ("candidate_rejected", "below_verify", "unconfirmed_effect")
+
+
+def node_id(kind: str, ident: str) -> str:
+    """The graph id of a declared or logged thing: ``expectation:intent-401``."""
+    return f"{kind}:{ident}"
+
+
+def build(prepared: Prepared, resolution: Resolution) -> nx.MultiDiGraph:
+    """The graph of ``resolution`` (resolved from ``prepared``), standpoint in ``graph.graph``."""
+    return _Builder(prepared, resolution).run()
+
+
+class _Builder:
+    """Maps verdicts and atoms to nodes and edges, one concern per method."""
+
+    def __init__(self, prepared: Prepared, resolution: Resolution) -> None:
+        self.prepared = prepared
+        self.project: Project = prepared.project
+        self.resolution = resolution
+        self.facts = prepared.facts
+        self.candidates = {
+            (self.facts.item_id(x), self.facts.event_id(e))
+            for x, e, _ in prepared.core.get("cand_channel")
+        }
+        self.graph = nx.MultiDiGraph()
+        standpoint = resolution.standpoint
+        self.graph.graph.update(
+            at=format_time(standpoint.at),
+            known="latest" if standpoint.known is None else format_time(standpoint.known),
+        )
+
+    def run(self) -> nx.MultiDiGraph:
+        self._declarations()
+        seen = self._seen_pairs()
+        self._closes_and_reopens(seen)
+        self._reasons()
+        self._findings()
+        self._actors()
+        return self.graph
+
+    # -- nodes -------------------------------------------------------------------------------
+
+    def _declarations(self) -> None:
+        for task in self.resolution.tasks:
+            declared = self.project.task(task.id)
+            self.graph.add_node(
+                node_id("task", task.id),
+                kind="task",
+                id=task.id,
+                title=task.title,
+                status=task.status,
+                outstanding=task.outstanding,
+                findings=tuple(f.event for f in task.findings),
+                scope=declared.scope if declared else None,
+            )
+        for verdict in self.resolution.expectations:
+            self._expectation(verdict)
+        for verdict in self.resolution.expectations:
+            declared = self.project.expectation(verdict.id)
+            source = node_id("expectation", verdict.id)
+            if verdict.task and self.project.task(verdict.task):
+                self._edge(source, node_id("task", verdict.task), "part_of")
+            for required in declared.requires if declared else ():
+                target = self._item_node(required)
+                if target:
+                    self._edge(source, target, "requires")
+        for task in self.project.tasks:
+            for required in task.requires:
+                target = self._item_node(required)
+                if target:
+                    self._edge(node_id("task", task.id), target, "requires")
+
+    def _expectation(self, verdict: ExpectationVerdict) -> None:
+        declared = self.project.expectation(verdict.id)
+        self.graph.add_node(
+            node_id("expectation", verdict.id),
+            kind="expectation",
+            id=verdict.id,
+            title=verdict.title,
+            task=verdict.task,
+            status=verdict.status,
+            confidence=verdict.confidence,
+            flags=verdict.flags,
+            closed_by=verdict.closed_by,
+            tier=verdict.tier,
+            closed_at=_time(verdict.closed_at),
+            opened_at=_time(verdict.opened_at),
+            bound=_time(verdict.bound),
+            footprint_complete=verdict.footprint_complete,
+            obligation=bool(declared and declared.is_obligation),
+            verify=(declared.verify if declared else None) or "semantic",
+            scope=declared.scope if declared else None,
+        )
+
+    def _item_node(self, ident: str) -> str | None:
+        if self.project.expectation(ident):
+            return node_id("expectation", ident)
+        if self.project.task(ident):
+            return node_id("task", ident)
+        return None  # a dangling reference: lint warns, the graph leaves it out
+
+    def _event(self, ident: str) -> str:
+        node = node_id("event", ident)
+        if node not in self.graph:
+            event = self.project.event(ident)
+            attrs = {"kind": "event", "id": ident}
+            if event is not None:
+                attrs.update(
+                    channel=event.channel,
+                    seq=event.seq,
+                    at=format_time(event.at),
+                    recorded=format_time(event.recorded),
+                    by=event.by,
+                    event_kind=event.kind,
+                    text=event.text,
+                    outcome=event.outcome,
+                )
+            self.graph.add_node(node, **attrs)
+        return node
+
+    # -- edges -------------------------------------------------------------------------------
+
+    def _edge(self, source: str, target: str, kind: str, **attrs: object) -> None:
+        key = kind
+        number = 1
+        while self.graph.has_edge(source, target, key):
+            number += 1
+            key = f"{kind}:{number}"
+        effective = kind not in ("proposal", "rejected")
+        self.graph.add_edge(source, target, key=key, kind=kind, effective=effective, **attrs)
+
+    def _seen_pairs(self) -> set[tuple[int, int]]:
+        """(expectation, event) pairs the standpoint examined: visible, touching, opened."""
+        return {(x, e) for x, e in self.resolution.atoms.get("visible_touch")}
+
+    def _closes_and_reopens(self, seen: set[tuple[int, int]]) -> None:
+        """Transitions of the prepare part that took effect at this standpoint."""
+        rejected = {
+            (r_x, r.event)
+            for r_x, r in self._reasons_by_code("candidate_rejected")
+            if r.detail in _LATE_CLOSE
+        }
+        verdicts = {v.id: v for v in self.resolution.expectations}
+        superseding_markers = {
+            (x, e) for x, e, kind in self.prepared.core.get("effective") if kind == "supersedes"
+        }
+        for x, e, status, tier, _rank in self.prepared.core.get("close"):
+            if (x, e) not in seen:
+                continue
+            ident, event = self.facts.item_id(x), self.facts.event_id(e)
+            if (ident, event) in rejected:
+                continue  # drawn as a rejected edge with the rules' reason
+            current = verdicts[ident].closed_by == event
+            source, target = node_id("expectation", ident), self._event(event)
+            kind = _CLOSE_EDGE[str(status)]
+            if kind == "closed_by":
+                self._edge(
+                    source,
+                    target,
+                    kind,
+                    status=str(status).upper(),
+                    tier=str(tier),
+                    current=current,
+                )
+            else:
+                via = "marker" if (x, e) in superseding_markers or kind != "supersedes" else "state"
+                self._edge(
+                    target, source, kind, status=str(status).upper(), current=current, via=via
+                )
+        for x, e, how in self.prepared.core.get("reopen"):
+            ident, event = self.facts.item_id(x), self.facts.event_id(e)
+            took_effect = any(
+                r.code == "reopened" and r.event == event for r in verdicts[ident].reasons
+            )
+            if (x, e) in seen and took_effect:
+                self._edge(
+                    self._event(event), node_id("expectation", ident), "reopens", how=str(how)
+                )
+
+    def _reasons_by_code(self, *codes: str) -> Iterable[tuple[str, Reason]]:
+        for verdict in self.resolution.expectations:
+            for reason in verdict.reasons:
+                if reason.code in codes:
+                    yield verdict.id, reason
+
+    def _reasons(self) -> None:
+        """Openings, proposals and rejected candidates, each from a reason atom."""
+        for ident, reason in self._reasons_by_code("opened", "proposal", *_REJECTION_CODES):
+            if reason.event is None:
+                continue
+            expectation = node_id("expectation", ident)
+            event = self._event(reason.event)
+            sentence = describe(reason, self.project, self.project.expectation(ident))
+            if reason.code == "opened":
+                self._edge(expectation, event, "opened_by")
+            elif reason.code == "proposal":
+                self._edge(event, expectation, "proposal", marker=reason.detail, detail=sentence)
+            else:
+                why = reason.detail if reason.code == "candidate_rejected" else reason.code
+                self._edge(
+                    event,
+                    expectation,
+                    "rejected",
+                    reason=why,
+                    detail=sentence,
+                    candidate=(ident, reason.event) in self.candidates,
+                )
+
+    def _findings(self) -> None:
+        for finding in self.resolution.findings:
+            target = self._item_node(finding.target)
+            if target:
+                self._edge(
+                    self._event(finding.event),
+                    target,
+                    "claims",
+                    finding=finding.kind,
+                    outstanding=finding.outstanding,
+                )
+
+    def _actors(self) -> None:
+        roles = {a.name: a.role for a in self.project.actors}
+        for node, attrs in list(self.graph.nodes(data=True)):
+            if attrs["kind"] == "event" and attrs.get("by"):
+                self._edge(node, self._actor(attrs["by"], roles), "by")
+        for x, a in self.prepared.core.get("principal_of"):
+            name = self.facts.actor(a)
+            if name:
+                self._edge(
+                    self._actor(name, roles),
+                    node_id("expectation", self.facts.item_id(x)),
+                    "principal_of",
+                )
+
+    def _actor(self, name: str, roles: dict[str, str]) -> str:
+        node = node_id("actor", name)
+        if node not in self.graph:
+            self.graph.add_node(node, kind="actor", id=name, role=roles.get(name))
+        return node
+
+
+def _time(unix: int | None) -> str | None:
+    return None if unix is None else format_time(unix)
+
+
+# -- questions users ask of the graph ----------------------------------------------------------
+
+
+def blocked_by(graph: nx.MultiDiGraph, ident: str) -> list[str]:
+    """Ids of the expectations and tasks that require ``ident``, directly or transitively."""
+    start = _find(graph, ident)
+    requires = nx.subgraph_view(
+        graph, filter_edge=lambda u, v, k: graph.edges[u, v, k]["kind"] == "requires"
+    )
+    return sorted(graph.nodes[n]["id"] for n in nx.ancestors(requires, start))
+
+
+def _find(graph: nx.MultiDiGraph, ident: str) -> str:
+    for kind in ("expectation", "task"):
+        if node_id(kind, ident) in graph:
+            return node_id(kind, ident)
+    raise KeyError(ident)
+
+
+def focus(graph: nx.MultiDiGraph, ident: str) -> nx.MultiDiGraph:
+    """The neighbourhood of one expectation (or task): what a reader of that one item needs.
+
+    For an expectation: itself, its task, what it requires and what requires it, every event
+    linked to it and those events' actors, and its principals. For a task: the task, its
+    obligations and their neighbourhoods. Raises ``KeyError`` for an id that is neither.
+    """
+    start = _find(graph, ident)
+    keep = {start}
+    items = [start]
+    if graph.nodes[start]["kind"] == "task":
+        items += [u for u, _, k in graph.in_edges(start, data="kind") if k == "part_of"]
+        keep.update(items)
+    for item in items:
+        keep.update(graph.successors(item))
+        keep.update(graph.predecessors(item))
+    for node in list(keep):
+        if graph.nodes[node]["kind"] == "event":
+            keep.update(v for _, v, k in graph.out_edges(node, data="kind") if k == "by")
+    return graph.subgraph(keep).copy()
+
+
+#: Choices of ``drawable(..., rejected=...)``.
+REJECTED_CHOICES = ("open", "candidates", "all", "none")
+
+
+def drawable(graph: nx.MultiDiGraph, rejected: str = "open") -> nx.MultiDiGraph:
+    """A copy for pictures, keeping only some ``rejected`` edges; the data graph keeps all.
+
+    ``rejected``: ``open`` keeps the rejected candidates of expectations still OPEN or UNKNOWN
+    (why is it not closed?); ``candidates`` keeps every rejected candidate; ``all`` also keeps
+    touching events that never were candidates (on a mention channel, or before the opening);
+    ``none`` drops them all. Events and actors left without a drawn link to an expectation or
+    task are dropped too.
+    """
+    if rejected not in REJECTED_CHOICES:
+        raise ValueError(f"rejected must be one of {', '.join(REJECTED_CHOICES)}")
+
+    def keep(u: str, v: str, k: str) -> bool:
+        attrs = graph.edges[u, v, k]
+        if attrs["kind"] != "rejected" or rejected == "all":
+            return True
+        if rejected == "none" or not attrs.get("candidate"):
+            return False
+        return rejected == "candidates" or graph.nodes[v].get("status") in ("OPEN", "UNKNOWN")
+
+    view = nx.subgraph_view(graph, filter_edge=keep)
+    items = {n for n, kind in graph.nodes(data="kind") if kind in ("expectation", "task")}
+    events = {
+        n
+        for n, kind in graph.nodes(data="kind")
+        if kind == "event" and any(m in items for m in nx.all_neighbors(view, n))
+    }
+    actors = {
+        n
+        for n, kind in graph.nodes(data="kind")
+        if kind == "actor" and any(m in items | events for m in nx.all_neighbors(view, n))
+    }
+    return view.subgraph(items | events | actors).copy()
+
+
+def scalar_copy(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    """A copy whose attributes are all scalars (GraphML allows nothing else).
+
+    Tuples become comma-separated strings and missing values (None) are left out.
+    """
+
+    def flatten(attrs: dict) -> dict:
+        out = {}
+        for name, value in attrs.items():
+            if value is None:
+                continue
+            out[name] = ",".join(map(str, value)) if isinstance(value, tuple | list) else value
+        return out
+
+    copy = nx.MultiDiGraph(**flatten(graph.graph))
+    for node, attrs in graph.nodes(data=True):
+        copy.add_node(node, **flatten(attrs))
+    for u, v, key, attrs in graph.edges(keys=True, data=True):
+        copy.add_edge(u, v, key=key, **flatten(attrs))
+    return copy

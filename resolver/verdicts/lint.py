@@ -1,0 +1,203 @@
+"""Static checks over a loaded project: what will run but is probably not what was meant.
+
+``openloop lint`` loads the files (any problem that stops the resolver is an error there, exit
+2) and then reports warnings: references to nothing (unknown events in ``opened_by``, ``before``
+or markers; unknown expectations or tasks in ``requires``, ``part_of``, markers and test
+assertions; search channels no event uses), expectations that can never open or never be
+satisfied, clauses that contradict each other, and the loader's own warnings (identical
+duplicate declarations). These are checks of the text, not verdicts: nothing here asks what any
+status is.
+
+>>> from resolver.language.loader import load_with_warnings
+>>> project, loaded = load_with_warnings(["fixtures/release"])     # doctest: +SKIP
+>>> [str(d) for d in lint(project, loaded)]                        # doctest: +SKIP
+['fixtures/release/release.ol:33:1: warning: before names release-024, ...']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from resolver.errors import Location
+from resolver.language.loader import Diagnostic
+from resolver.language.model import Expectation, Project, Task
+from resolver.testing.runner import FLAGS
+
+WARNING = "warning"
+
+
+def lint(project: Project, loaded: Sequence[Diagnostic] = ()) -> list[Diagnostic]:
+    """Every warning about ``project``, the loader's included, sorted by place."""
+    checker = _Checker(project)
+    found = list(loaded)
+    for x in project.expectations:
+        found.extend(checker.expectation(x))
+    for task in project.tasks:
+        found.extend(checker.task(task))
+    found.extend(checker.events())
+    found.extend(checker.tests())
+    return sorted(set(found), key=_place)
+
+
+def _place(d: Diagnostic) -> tuple:
+    loc = d.location
+    return (loc.file, loc.line, loc.column or 0, d.message)
+
+
+class _Checker:
+    """The project indexed for reference checks."""
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self.event_ids = {e.id for e in project.events}
+        self.expectations = {x.id for x in project.expectations}
+        self.tasks = {t.id for t in project.tasks}
+        self.used_channels = {e.channel for e in project.events}
+        self.mention_channels = {c.name for c in project.channels if c.role == "mention"}
+        if not any(c.name == "sessions" and c.role == "work" for c in project.channels):
+            self.mention_channels.add("sessions")
+        self.agents = {a.name for a in project.actors if a.role == "agent"}
+        self.actors = {a.name for a in project.actors} | {e.by for e in project.events if e.by}
+
+    def _warn(self, where: Location, message: str) -> Diagnostic:
+        return Diagnostic(where, WARNING, message)
+
+    def _item(self, ident: str) -> str | None:
+        if ident in self.expectations:
+            return "expectation"
+        if ident in self.tasks:
+            return "task"
+        return None
+
+    def _common(self, item: Expectation | Task, what: str) -> Iterable[Diagnostic]:
+        where = item.location
+        if item.opened_by is not None and item.opened is not None:
+            yield self._warn(
+                where, f"{what} {item.id} has both `opened` and `opened_by`: `opened_by` wins"
+            )
+        if item.opened_by is not None and item.opened_by not in self.event_ids:
+            yield self._warn(
+                where,
+                f"opened_by names {item.opened_by}, which is no event in the "
+                f"log: {item.id} does not open until it is",
+            )
+        for required in item.requires:
+            if self._item(required) is None:
+                yield self._warn(
+                    where, f"requires names {required}, which is no declared expectation or task"
+                )
+            elif required == item.id:
+                yield self._warn(where, f"{item.id} requires itself")
+        for name in item.principals:
+            if name in self.agents:
+                yield self._warn(
+                    where, f"principal {name} is declared an agent, and agents never have authority"
+                )
+            elif name not in self.actors:
+                yield self._warn(
+                    where,
+                    f"principal {name} is neither a declared actor nor the author of any event",
+                )
+
+    def expectation(self, x: Expectation) -> Iterable[Diagnostic]:
+        where = x.location
+        what = "obligation" if x.is_obligation else "expectation"
+        yield from self._common(x, what)
+        task = self.project.task(x.part_of) if x.part_of else None
+        if x.part_of is not None and task is None:
+            kind = self._item(x.part_of)
+            yield self._warn(
+                where,
+                f"part_of names {x.part_of}, which is "
+                + (f"an {kind}, not a task" if kind else "no declared task"),
+            )
+        if (
+            x.opened_by is None
+            and x.opened is None
+            and (task is None or (task.opened_by is None and task.opened is None))
+        ):
+            yield self._warn(
+                where,
+                f"{x.id} has no opening (neither its own `opened`/`opened_by` "
+                "nor its task's): it stays NOT_OPENED",
+            )
+        if x.before is not None and x.before not in self.event_ids:
+            yield self._warn(
+                where,
+                f"before names {x.before}, which is not in the log (yet): it "
+                "bounds nothing until it is",
+            )
+        for channel in x.search:
+            if channel not in self.used_channels:
+                yield self._warn(
+                    where,
+                    f"search channel {channel} has no event in the log: it is "
+                    "never searched (OPEN verdicts stay INCOMPLETE_SEARCH)",
+                )
+            if channel in self.mention_channels:
+                yield self._warn(
+                    where,
+                    f"search channel {channel} is a mention channel: mentions "
+                    "never close, so searching it proves nothing",
+                )
+        if x.verify == "state" and x.want is None:
+            yield self._warn(
+                where, f"{x.id} has `verify state` but no `want`: no event can ever satisfy it"
+            )
+        if x.want is not None and x.superseded_when is not None and x.want == x.superseded_when:
+            yield self._warn(where, f"{x.id} wants the very state that supersedes it")
+
+    def task(self, task: Task) -> Iterable[Diagnostic]:
+        yield from self._common(task, "task")
+
+    def events(self) -> Iterable[Diagnostic]:
+        for event in self.project.events:
+            for marker in event.markers:
+                kind = self._item(marker.target)
+                if kind is None:
+                    yield self._warn(
+                        event.location,
+                        f"{event.id}: {marker.kind} names "
+                        f"{marker.target}, which is no declared "
+                        "expectation or task",
+                    )
+                elif kind == "task" and marker.kind == "completes":
+                    yield self._warn(
+                        event.location,
+                        f"{event.id}: completes names the task "
+                        f"{marker.target}; `completes` does not "
+                        "spread to its obligations",
+                    )
+
+    def tests(self) -> Iterable[Diagnostic]:
+        for block in self.project.tests:
+            for step in block.steps:
+                kind = getattr(step, "kind", None)
+                if kind is None:
+                    continue
+                target = step.target
+                if kind == "finding":
+                    if target not in self.event_ids:
+                        yield self._warn(
+                            step.location,
+                            f"expect finding names {target}, which is no event in the log",
+                        )
+                    continue
+                if kind == "task":
+                    if target not in self.tasks:
+                        yield self._warn(
+                            step.location, f"expect task names {target}, which is no declared task"
+                        )
+                    continue
+                if target not in self.expectations:
+                    yield self._warn(
+                        step.location, f"expect names {target}, which is no declared expectation"
+                    )
+                if kind in ("has", "lacks") and step.value not in FLAGS:
+                    yield self._warn(
+                        step.location, f"{step.value} is not a flag (flags: {', '.join(FLAGS)})"
+                    )
+                if getattr(step, "by", None) and step.by not in self.event_ids:
+                    yield self._warn(
+                        step.location, f"expect ... by {step.by}: no such event in the log"
+                    )
