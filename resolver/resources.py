@@ -32,5 +32,6 @@ def grammar_text() -> str:
 
 
 def rule_files() -> list[Path]:
-    """Every ``rules/*.lp`` file, sorted by name so loading order is stable."""
-    return sorted(data_dir("rules").glob("*.lp"))
+    """Every ``rules/**/*.lp`` file (prepare, standpoint, query), in a stable order."""
+    root = data_dir("rules")
+    return sorted(root.rglob("*.lp"), key=lambda path: path.relative_to(root).as_posix())

@@ -1,5 +1,6 @@
 """Absence and time, one rule at a time: footprints, gaps, confidence, bounds, unconfirmed
-effects and snapshots (SPEC §3, rules/absence.lp, rules/bounds.lp, rules/snapshot.lp).
+effects and snapshots (SPEC §3, rules/standpoint/absence.lp, bounds.lp and
+snapshot.lp).
 
 Each test names the rule it guards; deleting that rule makes the test fail.
 """

@@ -1,4 +1,4 @@
-"""``openloop explain``: the derivation tree read from the rules' atoms (rules/explain.lp).
+"""``openloop explain``: the derivation tree read from the rules' atoms (rules/query/explain.lp).
 
 Each test names the rule or reason it guards; removing that rule makes it fail.
 """

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_found_from_the_checkout():
-    assert (resources.data_dir("rules") / "timeline.lp").is_file()
+    assert (resources.data_dir("rules") / "standpoint" / "timeline.lp").is_file()
     assert "expectation" in resources.grammar_text()
     assert len(resources.rule_files()) >= 10
 
@@ -34,7 +34,7 @@ def test_wheel_carries_grammar_and_rules(tmp_path):
     (wheel,) = tmp_path.glob("openloop_resolver-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "resolver/_data/grammar/openloop.lark" in names
-    assert "resolver/_data/rules/timeline.lp" in names
+    assert "resolver/_data/rules/standpoint/timeline.lp" in names
     target = tmp_path / "site"
     subprocess.run(
         [

@@ -1,6 +1,7 @@
 """Tasks, authority over endings, preconditions and claims (SPEC §3), one rule at a time.
 
-Each test names the rule of ``rules/roles.lp``, ``rules/preconditions.lp`` or ``rules/tasks.lp``
+Each test names the rule of ``rules/prepare/roles.lp``, ``rules/standpoint/preconditions.lp`` or
+``rules/standpoint/tasks.lp``
 (or the bound flag ``awaiting``) it guards; removing that rule makes the test fail. Histories use
 the preamble of ``tests/helpers.py``: channels ``sessions`` (mention) and ``commits`` (work),
 actors ``alice`` (principal) and ``bot`` (agent).

@@ -2,9 +2,9 @@
 
 Exit 0 when everything in scope is closed (an empty scope too), 1 when something is OPEN or
 NOT_OPENED, 3 when nothing is outstanding but something is UNKNOWN, 2 on bad input. The scope,
-what counts as outstanding and the result are derived by ``rules/gate.lp``; this command passes
-the scope as integer facts and prints one line per item that needs a person, with the key
-reason the rules give (``rules/explain.lp``).
+what counts as outstanding and the result are derived by
+``rules/query/gate.lp``; this command passes the scope as integer facts and prints one line per item that needs a person, with the key
+reason the rules give (``rules/query/explain.lp``).
 """
 
 from __future__ import annotations

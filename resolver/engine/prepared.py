@@ -23,7 +23,7 @@ from resolver.facts.writer import FactBase, build
 from resolver.language.model import Project
 
 _CLINGO_ARGS = ["--warn=none", "--models=1"]
-#: Query facts that ask for explanations (rules/explain.lp, rules/gate.lp).
+#: Query facts that ask for explanations (rules/query/explain.lp, rules/query/gate.lp).
 _EXPLAINING = ("explain_target(", "explain_all", "gate_")
 
 

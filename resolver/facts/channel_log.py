@@ -2,8 +2,8 @@
 
 Footprints and gaps need, per channel, only which events are visible: their latest ``at`` and
 the runs of visible sequence numbers. Consecutive events are summarised in blocks (least and
-greatest ``at`` and ``recorded``); at a standpoint ``rules/channel_log.lp`` finds each block
-wholly visible, wholly invisible, or partial, and reads the events of partial blocks one by one.
+greatest ``at`` and ``recorded``); at a standpoint
+``rules/standpoint/channel_log.lp`` finds each block wholly visible, wholly invisible, or partial, and reads the events of partial blocks one by one.
 This module only groups events and, per query, supplies the events of the blocks whose bounds
 straddle the standpoint; an integrity constraint in the rules refuses an answer if a partial
 block lacks them. With ``block_size=1`` every block is one event and none is ever partial: the
@@ -131,7 +131,7 @@ class CandidateLog:
 
     The count of visible candidates is all a verdict needs of the (many) candidates that make no
     transition; blocks give it without reading every candidate at every standpoint, exactly as
-    for the channel log (``rules/channel_log.lp``).
+    for the channel log (``rules/standpoint/channel_log.lp``).
     """
 
     def __init__(

@@ -66,8 +66,8 @@ _CLOSE_EDGE = {
     "waived": "waives",
 }
 #: Rejection details of a closing transition that came too late (``late_close`` in
-#: ``rules/timeline.lp``): the close was visible but the expectation was already closed, or a
-#: stronger close won the same instant.
+#: ``rules/standpoint/timeline.lp``): the close was visible but the expectation was already
+#: closed, or a stronger close won the same instant.
 _LATE_CLOSE = frozenset({"already_closed", "lost_tie"})
 #: Reason codes that name a candidate which made no transition.
 _REJECTION_CODES = ("candidate_rejected", "below_verify", "unconfirmed_effect")

@@ -84,7 +84,7 @@ class ObligationLine:
 class Ending:
     """A ``waives``, ``cancels``, ``supersedes`` or ``reopens`` naming an obligation.
 
-    ``effective`` says whether its actor had authority (rules/roles.lp); ``outcome`` what it
+    ``effective`` says whether its actor had authority (rules/prepare/roles.lp); ``outcome`` what it
     did at this standpoint: ``closed``, ``reopened``, ``none`` (it had authority but changed
     nothing, for instance because the obligation was already closed) or ``proposal``.
     """
