@@ -14,4 +14,5 @@ COMMANDS = (
     "graph",
     "report",
     "bench",
+    "record",
 )

@@ -3,7 +3,8 @@
 Footprints and gaps need, per channel, only which events are visible: their latest ``at`` and
 the runs of visible sequence numbers. Consecutive events are summarised in blocks (least and
 greatest ``at`` and ``recorded``); at a standpoint
-``rules/standpoint/channel_log.lp`` finds each block wholly visible, wholly invisible, or partial, and reads the events of partial blocks one by one.
+``rules/standpoint/channel_log.lp`` finds each block wholly visible, wholly invisible, or
+partial, and reads the events of partial blocks one by one.
 This module only groups events and, per query, supplies the events of the blocks whose bounds
 straddle the standpoint; an integrity constraint in the rules refuses an answer if a partial
 block lacks them. With ``block_size=1`` every block is one event and none is ever partial: the

@@ -1,7 +1,8 @@
 """Explanations: the derivation behind one verdict, as a typed tree read from the rules' atoms.
 
 The rules decide and say why (``rules/standpoint/reasons.lp``, ``rules/query/explain.lp``);
-this module only arranges their atoms into a :class:`Node` tree and phrases each node, filling in times, channels
+this module only arranges their atoms into a :class:`Node` tree and phrases each node, filling
+in times, channels
 and values from the model so that every line can be checked against the user's files. Two
 renderers read the tree: :func:`render_text` (an indented argument for a reviewer) and
 :func:`to_json` (the same tree for tools and the HTML report).
