@@ -1,4 +1,7 @@
-"""``openloop check``: the gate of SPEC §4 (rules/query/gate.lp): exit 0, 1, 3, or 2 on bad input."""
+"""``openloop check``: the gate of SPEC §4 (rules/query/gate.lp).
+
+Exit 0, 1, 3, or 2 on bad input.
+"""
 
 from __future__ import annotations
 
