@@ -12,8 +12,9 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from resolver import times
+from resolver import inputs, times
 from resolver.engine.prepared import Prepared, Standpoint
+from resolver.engine.query import Query
 from resolver.errors import InputError, Location
 from resolver.language.loader import load
 from resolver.verdicts.resolution import Resolution, resolve
@@ -45,17 +46,22 @@ def _instant(value: str | int, option: str) -> int:
         raise InputError(f"{option}: {exc}") from None
 
 
-def snapshot_facts(prepared: Prepared, path: str | Path | None) -> str:
-    """Read a snapshot file (``{"observed": TIME, "state": {KEY: VALUE}}``) as integer facts."""
+def snapshot_facts(prepared: Prepared, path: str | Path | None) -> Query:
+    """Read a snapshot file (``{"observed": TIME, "state": {KEY: VALUE}}``) as a query."""
     if path is None:
-        return ""
+        return Query()
     where = Location(str(path), 1)
+    inputs.note(path)
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise InputError(f"cannot read snapshot: {exc.strerror}", where) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", where) from None
     except json.JSONDecodeError as exc:
         raise InputError(f"invalid JSON: {exc.msg}", Location(str(path), exc.lineno)) from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply", where) from None
     if not isinstance(data, dict) or not isinstance(data.get("state"), dict):
         raise InputError('expected {"observed": TIME, "state": {KEY: VALUE}}', where)
     if "observed" in data:
@@ -64,7 +70,7 @@ def snapshot_facts(prepared: Prepared, path: str | Path | None) -> str:
         except times.TimeFormatError as exc:
             raise InputError(f"observed: {exc}", where) from None
     interner = prepared.facts.interner
-    lines = []
+    pairs = []
     for key, value in sorted(data["state"].items()):
         if not isinstance(value, str | int | bool) or (
             isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 2**31
@@ -72,8 +78,8 @@ def snapshot_facts(prepared: Prepared, path: str | Path | None) -> str:
             raise InputError(f"state value of {key!r} must be a string, integer or boolean", where)
         k = interner.intern(("key", key))
         v = interner.intern(("value", type(value).__name__, value))
-        lines.append(f"snapshot_state({k},{v}).")
-    return "\n".join(lines) + "\n"
+        pairs.append((k, v))
+    return Query(snapshot=tuple(pairs))
 
 
 def status(

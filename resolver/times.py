@@ -9,7 +9,7 @@ instant is handed to the rules as seconds from an epoch in the middle of the sup
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime
 
 #: Unix seconds of the encoding epoch, 2035-07-02T12:00:00Z: the middle of 1970..2100.
 EPOCH_UNIX = 2_066_990_400
@@ -21,13 +21,16 @@ MAX_DURATION = 2**31 - 1 - (MAX_UNIX - EPOCH_UNIX) - 1
 #: Encoded value that stands for ``known latest``: later than every encodable instant.
 LATEST = 2**31 - 1
 
-_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
-_DATETIME = re.compile(
-    r"^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?"
-    r"(Z|[+-]\d{2}:?\d{2})?$"
+#: The time forms of SPEC §2.1, ASCII digits only: a date, or a date and a time to the minute or
+#: second, optionally zoned (``Z`` or ``±HH:MM``). The shape is checked here; the calendar (month
+#: lengths, leap years, hour and minute ranges) is left to :meth:`datetime.fromisoformat`.
+_SHAPE = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
+    r"(?:T[0-9]{2}:[0-9]{2}(?::[0-9]{2})?(Z|[+-]([0-9]{2}):([0-9]{2}))?)?"
 )
-_DURATION = re.compile(r"^(\d+)([smhdw])$")
+_DURATION = re.compile(r"([0-9]+)([smhdw])")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+_FORMS = "2024-08-27, 2024-08-27T10:00, 2024-08-27T10:00:00Z or 2024-08-27T10:00+02:00"
 
 
 class TimeFormatError(ValueError):
@@ -35,60 +38,60 @@ class TimeFormatError(ValueError):
 
 
 def parse_time(text: str) -> int:
-    """Parse a date or date-time (UTC unless zoned) into Unix seconds within 1970..2100."""
-    if len(text) == 20 and text[19] == "Z" and text[10] == "T":  # the common log form, fast
-        try:
-            seconds = int(datetime.fromisoformat(text).timestamp())
-        except ValueError:
-            seconds = None
-        if seconds is not None and MIN_UNIX <= seconds <= MAX_UNIX:
-            return seconds
-    raw = text.strip()
-    match = _DATE.match(raw)
+    """Parse a date or date-time (UTC unless zoned) into Unix seconds within 1970..2100.
+
+    Exactly the forms of SPEC §2.1 are accepted: no surrounding spaces, no other digits than
+    ``0``-``9``, no fractions of a second, a zone offset of at most 23:59.
+    """
+    match = _SHAPE.fullmatch(text)
+    if match is None:
+        raise TimeFormatError(f"expected a time such as {_FORMS}, got {shown(text)}")
+    if match.group(2) is not None and (int(match.group(2)) > 23 or int(match.group(3)) > 59):
+        raise TimeFormatError(
+            f"invalid zone offset {match.group(1)!r} in {text!r}: expected -23:59 to +23:59"
+        )
     try:
-        if match:
-            year, month, day = (int(g) for g in match.groups())
-            moment = datetime(year, month, day, tzinfo=UTC)
-        else:
-            match = _DATETIME.match(raw)
-            if not match:
-                raise TimeFormatError(
-                    f"expected a time such as 2024-08-27, 2024-08-27T10:00 or "
-                    f"2024-08-27T10:00:00Z, got {text!r}"
-                )
-            year, month, day, hour, minute = (int(g) for g in match.groups()[:5])
-            second = int(match.group(6) or 0)
-            zone = _zone(match.group(8))
-            moment = datetime(year, month, day, hour, minute, second, tzinfo=zone)
+        moment = datetime.fromisoformat(text)
     except ValueError as exc:
-        if isinstance(exc, TimeFormatError):
-            raise
-        raise TimeFormatError(f"invalid time {text!r}: {exc}") from None
+        raise TimeFormatError(f"invalid time {text!r}: {_calendar_problem(text, exc)}") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
     seconds = int(moment.timestamp())
     if not MIN_UNIX <= seconds <= MAX_UNIX:
         raise TimeFormatError(f"time {text!r} is outside the supported range 1970..2100")
     return seconds
 
 
-def _zone(text: str | None) -> timezone:
-    if text is None or text == "Z":
-        return UTC
-    sign = -1 if text[0] == "-" else 1
-    digits = text[1:].replace(":", "")
-    return timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:])))
+def _calendar_problem(text: str, exc: ValueError) -> str:
+    """What is wrong with a well-shaped time: ``datetime`` names the field (``month must be in
+    1..12``, ``day is out of range for month``)."""
+    numbers = [int(part) for part in re.findall(r"[0-9]+", text[:19])]
+    try:
+        datetime(*numbers[:6])  # type: ignore[misc]
+    except ValueError as problem:
+        return str(problem)
+    return str(exc)
 
 
 def parse_duration(text: str) -> int:
     """Parse ``90m``, ``36h``, ``2d``, ``1w`` (or ``30s``) into seconds, capped at MAX_DURATION."""
-    match = _DURATION.match(text.strip())
+    match = _DURATION.fullmatch(text)
     if not match:
-        raise TimeFormatError(f"expected a duration such as 90m, 36h, 2d or 1w, got {text!r}")
-    seconds = int(match.group(1)) * _UNIT_SECONDS[match.group(2)]
-    if seconds > MAX_DURATION:
+        raise TimeFormatError(f"expected a duration such as 90m, 36h, 2d or 1w, got {shown(text)}")
+    digits = match.group(1).lstrip("0") or "0"
+    # More digits than any accepted duration has seconds: refused before int() (which would
+    # refuse past 4,300 digits with an error of its own).
+    seconds = int(digits) * _UNIT_SECONDS[match.group(2)] if len(digits) <= 12 else None
+    if seconds is None or seconds > MAX_DURATION:
         raise TimeFormatError(
-            f"duration {text!r} is too long: at most {MAX_DURATION // 86400}d is supported"
+            f"duration {shown(text)} is too long: at most {MAX_DURATION // 86400}d is supported"
         )
     return seconds
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message, cut to ``limit`` characters (a 50 MB token stays short)."""
+    return repr(text) if len(text) <= limit else repr(text[: limit - 3]) + "..."
 
 
 def format_time(unix: int) -> str:

@@ -179,7 +179,7 @@ def test_missing_required_field(field: str) -> None:
 def test_unknown_field() -> None:
     assert error_of('{"id": "e", "channel": "c", "at": "2024-01-01", "complete": ["x"]}') == (
         "log.jsonl:1: error: unknown field 'complete'; expected one of: id, channel, seq, at, "
-        "recorded, by, kind, text, set, completes, cancels, supersedes, waives, reopens, "
+        "recorded, by, kind, text, set, files, completes, cancels, supersedes, waives, reopens, "
         "claims_complete, reports_pending, outcome"
     )
 
@@ -190,7 +190,7 @@ def test_unknown_field() -> None:
         ({"seq": "12"}, "field 'seq' must be an integer, got \"12\""),
         ({"seq": 1.5}, "field 'seq' must be an integer, got 1.5"),
         ({"seq": True}, "field 'seq' must be an integer, got true"),
-        ({"seq": -1}, "field 'seq' must be between 0 and 2147483647, got -1"),
+        ({"seq": -1}, "field 'seq' must be between 0 and 2147483646, got -1"),
         ({"id": 7}, "field 'id' must be a non-empty string, got 7"),
         ({"channel": ""}, "field 'channel' must be a non-empty string, got \"\""),
         ({"by": ["a"]}, "field 'by' must be a non-empty string, got a list"),

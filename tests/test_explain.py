@@ -395,7 +395,8 @@ def test_cli_explain_text_and_json(capsys):
         )
         == 0
     )
-    assert json.loads(capsys.readouterr().out)["kind"] == "task"
+    document = json.loads(capsys.readouterr().out)
+    assert document["kind"] == "explain" and document["tree"]["kind"] == "task"
 
 
 def test_cli_unknown_id_is_bad_input(capsys):

@@ -520,7 +520,7 @@ def test_unknown_clause() -> None:
         "x.ol:3:5: error: unknown clause 'wnat' in an expectation block; expected a clause "
         "(title, opened_by, opened, want, before, deadline,"
     )
-    assert message.endswith("window, matches) or '}'")
+    assert message.endswith("window, matches, within) or '}'")
     assert "__ANON" not in message and "NAME" not in message
 
 
@@ -544,7 +544,7 @@ def test_unknown_clause_in_obligation_event_task_and_test() -> None:
 def test_unknown_declaration() -> None:
     assert error_of("\n  expectaton x { }") == (
         "x.ol:2:3: error: unknown declaration 'expectaton'; expected one of: channel, actor, "
-        "alias, task, expectation, event, test"
+        "alias, task, expectation, event, test, template, policy"
     )
 
 
@@ -552,7 +552,7 @@ def test_missing_closing_brace() -> None:
     assert error_of('expectation x {\n  title "t"\n') == (
         "x.ol:3:1: error: unexpected end of file: expected a clause (title, opened_by, opened, "
         "want, before, deadline, verify, search, superseded_when, requires, part_of, principal, "
-        "scope, window, matches) or '}'"
+        "scope, window, matches, within) or '}'"
     )
 
 

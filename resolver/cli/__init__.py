@@ -14,5 +14,12 @@ COMMANDS = (
     "graph",
     "report",
     "bench",
+    "ingest",
     "record",
+    "ledger",
+    "eval",
+    "ready",
+    "brief",
+    "hook",
+    "mcp",
 )

@@ -93,6 +93,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="print one JSON object per size, one per line, instead of a table",
     )
+    parser.add_argument(
+        "--study",
+        type=Path,
+        metavar="BUNDLE",
+        help="instead: the accuracy study on a real git history (a repository or bundle): "
+        "clone, ingest --todos, judge at three standpoints, compare with git, print Markdown",
+    )
     parser.set_defaults(func=run)
 
 
@@ -110,13 +117,32 @@ def _sizes(text: str) -> tuple[int, ...]:
     return tuple(_count(part) for part in text.split(",") if part.strip())
 
 
+def _ensure_folder(option: str, folder: Path | None) -> None:
+    """Create ``folder`` now, so that a file in its place or a read-only parent is bad input
+    (exit 2) before anything is generated."""
+    if folder is None:
+        return
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"{option}: '{folder}' is not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"{option}: cannot create '{folder}': {exc.strerror or exc}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Measure every size; exit 1 if a size could not be measured (crash or timeout)."""
+    if args.study is not None:
+        from resolver.bench.study_report import run_study_command
+
+        return run_study_command(args.study)
     sizes = (args.events,) if args.events else tuple(args.sizes)
     if args.million and harness.MILLION not in sizes:
         sizes = (*sizes, harness.MILLION)
     if any(size < 20 for size in sizes):
         raise InputError("--events/--sizes: a synthetic history needs at least 20 events")
+    for option, folder in (("--data", args.data), ("--profile", args.profile)):
+        _ensure_folder(option, folder)
     options = harness.Options(
         sizes=sizes,
         expectations=args.expectations,
@@ -131,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
 
     def stream(result: dict) -> None:
         if args.json:
-            print(json.dumps(result), flush=True)
+            print(json.dumps({"schema_version": 1, "kind": "bench", **result}), flush=True)
 
     results = harness.run(options, on_result=stream)
     if not args.json:

@@ -2,9 +2,10 @@
 
 Exit 0 when everything in scope is closed (an empty scope too), 1 when something is OPEN or
 NOT_OPENED, 3 when nothing is outstanding but something is UNKNOWN, 2 on bad input. The scope,
-what counts as outstanding and the result are derived by
-``rules/query/gate.lp``; this command passes the scope as integer facts and prints one line per item that needs a person, with the key
-reason the rules give (``rules/query/explain.lp``).
+what counts as outstanding and the result are derived by ``rules/query/gate.lp``; this command
+passes the scope as integer facts and prints one line per item that needs a person, with the key
+reason the rules give (``rules/query/explain.lp``). ``--format github`` and ``--format sarif``
+print the same items for CI (``resolver/faces/github.py``, ``resolver/faces/sarif.py``).
 """
 
 from __future__ import annotations
@@ -13,8 +14,11 @@ import argparse
 import json
 
 from resolver.cli.common import add_paths, add_standpoint, emit, prepare, standpoint
-from resolver.engine.prepared import Prepared
+from resolver.engine.prepared import Prepared, Standpoint
+from resolver.engine.query import Gate, Query
 from resolver.errors import InputError
+from resolver.faces import github, sarif
+from resolver.faces.safe_text import terminal
 from resolver.testing.runner import standpoint_text
 from resolver.times import format_time
 from resolver.verdicts.explanation import key_reason
@@ -44,14 +48,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--format",
-        choices=("text", "json"),
+        choices=("text", "json", "github", "sarif"),
         default="text",
-        help="text (one line per item) or json",
+        help="text (one line per item), json, github (Actions annotations at the declaration "
+        "or claim line, and a Markdown summary appended to $GITHUB_STEP_SUMMARY when set) or "
+        "sarif (SARIF 2.1.0 for code scanning)",
     )
     parser.set_defaults(func=run)
 
 
-def gate_facts(prepared: Prepared, task: str | None, before: str | None) -> str:
+def gate_facts(prepared: Prepared, task: str | None, before: str | None) -> Query:
     """The scope as integer query facts; unknown ids are input errors."""
     project = prepared.project
     if task is not None:
@@ -59,7 +65,7 @@ def gate_facts(prepared: Prepared, task: str | None, before: str | None) -> str:
         if project.task(task) is None or number is None:
             hint = " (it is an expectation)" if project.expectation(task) else ""
             raise InputError(f"--task: no task named '{task}'{hint}")
-        return f"gate_task({number}).\n"
+        return Query(gate=Gate("task", number))
     if before is not None:
         number = prepared.facts.interner.get(("event", before))
         named = any(x.before == before for x in project.expectations)
@@ -67,8 +73,8 @@ def gate_facts(prepared: Prepared, task: str | None, before: str | None) -> str:
             raise InputError(
                 f"--before: no event named '{before}' in the log or in any `before` clause"
             )
-        return f"gate_before({number}).\n"
-    return "gate_all.\n"
+        return Query(gate=Gate("before", number))
+    return Query(gate=Gate("all"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -83,6 +89,14 @@ def run(args: argparse.Namespace) -> int:
     outstanding = sorted(item(x) for (x,) in atoms.get("gate_outstanding"))
     unknown = sorted(item(x) for (x,) in atoms.get("gate_unknown"))
     label = _scope_label(args, len(scope))
+    if args.format in ("github", "sarif"):
+        items = sarif.collect(prepared, resolution)
+        if args.format == "sarif":
+            emit(sarif.render(items, result))
+        else:
+            emit(github.render(items, label, result))
+            github.append_summary(items, label, result)
+        return EXIT[result]
     if args.format == "json":
         emit(
             json.dumps(
@@ -100,8 +114,23 @@ def run(args: argparse.Namespace) -> int:
     lines.append(
         f"{result.upper()}: {len(outstanding)} outstanding, {len(unknown)} unknown, {closed} closed"
     )
-    emit("\n".join(lines) + "\n")
+    emit(terminal("\n".join(lines) + "\n"))
     return EXIT[result]
+
+
+def check_document(
+    prepared: Prepared, point: Standpoint, task: str | None, before: str | None
+) -> dict:
+    """The ``check --format json`` document for a scope (also the MCP ``check`` tool's)."""
+    resolution = resolve(prepared, point, gate_facts(prepared, task, before))
+    atoms = resolution.atoms
+    item = prepared.facts.item_id
+    result = str(atoms.get("gate_result")[0][0])
+    scope = sorted(item(x) for (x,) in atoms.get("gate_scope"))
+    outstanding = sorted(item(x) for (x,) in atoms.get("gate_outstanding"))
+    unknown = sorted(item(x) for (x,) in atoms.get("gate_unknown"))
+    label = _scope_label(argparse.Namespace(task=task, before=before), len(scope))
+    return _as_json(prepared, resolution, result, label, scope, outstanding, unknown)
 
 
 def _scope_label(args: argparse.Namespace, size: int) -> str:
@@ -149,6 +178,8 @@ def _as_json(
         }
 
     return {
+        "schema_version": 1,
+        "kind": "check",
         "result": result.upper(),
         "exit": EXIT[result],
         "scope": label,

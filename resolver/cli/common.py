@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import argparse
-import os
-import sys
-import tempfile
-from pathlib import Path
 
 from resolver import api
+from resolver.cli.output import write_bytes, write_stdout
 from resolver.engine.prepared import Prepared, Standpoint
-from resolver.errors import InputError
+
+__all__ = [
+    "add_output",
+    "add_paths",
+    "add_snapshot",
+    "add_standpoint",
+    "emit",
+    "prepare",
+    "standpoint",
+    "write_bytes",
+]
 
 
 def add_paths(parser: argparse.ArgumentParser) -> None:
@@ -37,7 +44,7 @@ def add_standpoint(parser: argparse.ArgumentParser) -> None:
 
 
 def add_output(parser: argparse.ArgumentParser, example: str = "FILE") -> None:
-    """``-o FILE``: write atomically to FILE instead of stdout."""
+    """``-o FILE``: write to FILE (as ``> FILE`` would, atomically) instead of stdout."""
     parser.add_argument(
         "-o", "--output", metavar="FILE", help=f"write to {example} instead of stdout"
     )
@@ -64,30 +71,10 @@ def standpoint(args: argparse.Namespace) -> Standpoint:
 
 
 def emit(text: str, output: str | None = None) -> None:
-    """Print ``text``, or write it to ``output`` atomically (nothing half written on failure)."""
+    """Print ``text``, or write it to ``output`` as ``> output`` would (see :mod:`.output`):
+    atomically for a regular file, through a symlink, into a FIFO or device; never over an
+    input file."""
     if output is None or output == "-":
-        sys.stdout.write(text)
+        write_stdout(text)
         return
     write_bytes(text.encode("utf-8"), output)
-
-
-def write_bytes(data: bytes, output: str) -> None:
-    """Write ``data`` to ``output`` through a temporary file in the same folder."""
-    target = Path(output)
-    if not target.parent.exists():
-        raise InputError(f"{output}: error: no such directory {str(target.parent)!r}")
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    current = os.umask(0)
-    os.umask(current)
-    return current

@@ -21,7 +21,7 @@ from resolver.verdicts.explanation import (
     explain,
     query_facts,
     render_text,
-    to_json,
+    to_document,
 )
 from resolver.verdicts.resolution import resolve
 
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     resolution = resolve(prepared, point, facts)
     tree = explain(prepared, resolution, args.id, args.why_not)
     if args.format == "json":
-        text = json.dumps(to_json(tree), indent=2, ensure_ascii=False) + "\n"
+        text = json.dumps(to_document(tree, args.id, point), indent=2, ensure_ascii=False) + "\n"
     else:
         text = render_text(tree)
     emit(text, args.output)

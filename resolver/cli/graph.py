@@ -11,6 +11,7 @@ from resolver import api
 from resolver.cli.common import add_output, add_paths, add_standpoint, emit, prepare
 from resolver.errors import InputError
 from resolver.faces import dot, lifelines, mermaid
+from resolver.faces.safe_text import terminal, xml_document
 from resolver.verdicts import graph as graphs
 
 FORMATS = ("dot", "mermaid", "graphml", "json", "svg", "lifelines")
@@ -77,14 +78,15 @@ def run(args: argparse.Namespace) -> int:
 def render(graph: nx.MultiDiGraph, form: str, rejected: str = "open", legend: bool = True) -> str:
     """The graph as text in one of :data:`FORMATS` (except ``lifelines``)."""
     if form == "graphml":
-        return "\n".join(nx.generate_graphml(graphs.scalar_copy(graph))) + "\n"
+        return xml_document("\n".join(nx.generate_graphml(graphs.scalar_copy(graph))) + "\n")
     if form == "json":
-        return json.dumps(node_link(graph), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        data = {"schema_version": 1, "kind": "graph", **node_link(graph)}
+        return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     drawn = graphs.drawable(graph, rejected)
     if form == "mermaid":
-        return mermaid.render(drawn, legend=legend)
-    text = dot.render(drawn, legend=legend)
-    return dot.to_svg(text) if form == "svg" else text
+        return terminal(mermaid.render(drawn, legend=legend))
+    text = terminal(dot.render(drawn, legend=legend))
+    return xml_document(dot.to_svg(text)) if form == "svg" else text
 
 
 def node_link(graph: nx.MultiDiGraph) -> dict:

@@ -6,9 +6,10 @@ import argparse
 import sys
 
 from resolver.cli.common import add_paths
+from resolver.faces.safe_text import terminal
 from resolver.facts.writer import build
 from resolver.language.loader import load_with_warnings
-from resolver.verdicts.lint import lint
+from resolver.verdicts.lint import WARNING, lint
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,8 +22,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "FILE:LINE[:COL]: warning: ... for references to nothing (events in opened_by, before "
         "and markers; expectations and tasks in requires, part_of and tests; search channels "
         "no event uses), expectations that never open or can never be satisfied, clashing "
-        "clauses and duplicate declarations. Exit 0 when there are only warnings (1 with "
-        "--strict).",
+        "clauses and duplicate declarations; FILE:LINE:COL: note: ... names the `by` values each "
+        "quoted actor pattern matched. Exit 0 when there are only warnings (1 with --strict).",
     )
     add_paths(parser)
     parser.add_argument("--strict", action="store_true", help="exit 1 when there is any warning")
@@ -35,10 +36,10 @@ def run(args: argparse.Namespace) -> int:
     build(project)  # integer ranges: what the rules could not be given is an error here too
     found = lint(project, loaded)
     for diagnostic in found:
-        sys.stdout.write(f"{diagnostic}\n")
-    count = len(found)
+        sys.stdout.write(terminal(f"{diagnostic}\n"))
+    count = sum(1 for d in found if d.severity == WARNING)  # notes are information, not problems
     files = len(project.sources)
     sys.stderr.write(
         f"{count} warning{'s' if count != 1 else ''} in {files} file{'s' if files != 1 else ''}\n"
     )
-    return 1 if args.strict and found else 0
+    return 1 if args.strict and count else 0

@@ -2,19 +2,33 @@
 
 Exit codes: 0 success; 1 something outstanding or a failed test (per command); 2 bad input or
 usage, with a ``FILE:LINE[:COL]: error: ...`` message and nothing written; 3 for ``check`` when
-nothing is outstanding but something is UNKNOWN.
+nothing is outstanding but something is UNKNOWN; 130 when interrupted (Ctrl-C), after one line.
+
+Standard output is guarded for the length of a command (:class:`_GuardedStdout`): a reader that
+goes away (``openloop check ... | head``) stops the printing but not the command, whose exit code
+stands, so a failing gate never passes under ``pipefail``; a full disk or a closed stdout is bad
+output, exit 2 with one line, never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+from typing import Any, TextIO
 
-from resolver import __version__
+from resolver import __version__, inputs
 from resolver.cli import COMMANDS
+from resolver.cli.output import check_target
 from resolver.errors import InputError
+from resolver.faces.safe_text import terminal
+
+#: Exit code after Ctrl-C, as shells report a command killed by SIGINT.
+INTERRUPTED = 130
+#: Options naming a file a command writes, checked before any work is done.
+_TARGETS = ("output", "junit")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,18 +48,83 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns its exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        return int(args.func(args))
+        args = build_parser().parse_args(argv)
+    except KeyboardInterrupt:
+        return _interrupted()
+    inputs.forget()
+    guard = _GuardedStdout(sys.stdout)
+    sys.stdout = guard  # type: ignore[assignment]
+    try:
+        for option in _TARGETS:
+            target = getattr(args, option, None)
+            if isinstance(target, str) and target != "-":
+                check_target(target)
+        code = int(args.func(args))
+        guard.flush()  # a full disk shows itself when the buffer is written
     except InputError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
+        code = _error(str(exc))
     except OverflowError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        return 0
+        code = _error(f"error: {exc}")
+    except KeyboardInterrupt:
+        code = _interrupted()
+    finally:
+        sys.stdout = guard.stream  # type: ignore[assignment]
+    return code
+
+
+def _error(message: str) -> int:
+    print(terminal(message), file=sys.stderr)
+    return 2
+
+
+def _interrupted() -> int:
+    print("openloop: interrupted", file=sys.stderr)
+    return INTERRUPTED
+
+
+class _GuardedStdout:
+    """Stands in for ``sys.stdout`` while a command runs (see the module's docstring)."""
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self.stream = stream
+        self.broken = False
+
+    def write(self, text: str) -> int:
+        if not self.broken:
+            self._call("write", text)
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.broken and self.stream is not None:
+            self._call("flush")
+
+    def _call(self, method: str, *arguments: Any) -> None:
+        if self.stream is None:
+            raise InputError("cannot write to standard output: it is closed")
+        try:
+            getattr(self.stream, method)(*arguments)
+        except BrokenPipeError:
+            self._detach()
+        except OSError as exc:
+            self._detach()
+            raise InputError(f"cannot write to standard output: {exc.strerror or exc}") from None
+
+    def _detach(self) -> None:
+        """Nothing more reaches the real stdout; what Python still holds for it is dropped at
+        exit (pointing the descriptor at the null device), instead of failing there again."""
+        self.broken = True
+        try:
+            descriptor = self.stream.fileno() if self.stream is not None else None
+        except (AttributeError, OSError, ValueError):
+            descriptor = None
+        if descriptor is not None:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, descriptor)
+            os.close(null)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ import argparse
 
 from resolver import api
 from resolver.cli.common import add_output, add_paths, add_standpoint, emit, prepare
+from resolver.faces import receipt_text
 from resolver.verdicts import receipt
 
 
@@ -34,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     prepared = prepare(args)
     resolution = api.status(prepared, args.at, args.known)
     built = receipt.build(prepared, resolution, args.task)
-    render = receipt.render_json if args.format == "json" else receipt.render_markdown
+    render = receipt_text.render_json if args.format == "json" else receipt_text.render_markdown
     text = render(built)
     emit(text, args.output)
     return 0

@@ -11,20 +11,19 @@ one long-lived Control degrade).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from itertools import pairwise
 
 import clingo
 
 from resolver import resources, times
+from resolver.engine.query import Query, as_query
 from resolver.facts.channel_log import CandidateLog
 from resolver.facts.writer import FactBase, build
 from resolver.language.model import Project
 
 _CLINGO_ARGS = ["--warn=none", "--models=1"]
-#: Query facts that ask for explanations (rules/query/explain.lp, rules/query/gate.lp).
-_EXPLAINING = ("explain_target(", "explain_all", "gate_")
 
 
 class Atoms:
@@ -34,8 +33,10 @@ class Atoms:
     every shown atom holds only integers, constants and nested terms of those.
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, ground_rules: int = 0) -> None:
         self.text = text
+        #: How many ground rules the solve had: the work it did, measured without a clock.
+        self.ground_rules = ground_rules
         self._groups: dict[str, list[tuple]] | None = None
 
     @property
@@ -107,7 +108,7 @@ def _solve(program_parts: Iterable[str], part: str) -> Atoms:
     control.add(part, [], _rules_program())
     for text in program_parts:
         control.add(part, [], text)
-    control.ground([(part, [])])
+    control.ground([("base", []), (part, [])])  # base: rules/vocabulary.lp
     shown: list[str] = []
 
     def on_model(model: clingo.Model) -> None:
@@ -116,7 +117,8 @@ def _solve(program_parts: Iterable[str], part: str) -> Atoms:
     result = control.solve(on_model=on_model)
     if not result.satisfiable:
         raise RuntimeError("the rules have no answer for this history (a bug in rules/*.lp)")
-    return Atoms(shown[-1] if shown else "")
+    rules = int(control.statistics["problem"]["lp"]["rules"])
+    return Atoms(shown[-1] if shown else "", rules)
 
 
 @dataclass(frozen=True)
@@ -150,8 +152,26 @@ def _instant_chains(core: Atoms, times_of: dict[int, tuple[int, int]]) -> str:
     return "\n".join(lines) + "\n" if lines else ""
 
 
-#: Prepared atoms that only reasons and explanations read (one per touching event).
-_REASON_ATOMS = ("rejection(", "cand_channel(")
+def _candidate_chains(core: Atoms, times_of: dict[int, tuple[int, int]]) -> str:
+    """``cnext(X, E, F)``: X's candidates in ``(at, event number)`` order, each to the next.
+
+    ``rules/query/explain.lp`` walks this chain to find the latest candidate of a kind (the
+    nearest candidate) in time linear in the candidates; a ``#max`` over atoms the solver still
+    decides grounds a copy of the aggregate per possible value, quadratic in the candidates.
+    """
+    chains: dict[int, list[tuple[int, int]]] = {}
+    for x, e, _ in core.get("cand_channel"):
+        chains.setdefault(x, []).append((times_of[e][0], e))
+    lines = []
+    for x, found in chains.items():
+        ordered = sorted(found)
+        lines.extend(f"cnext({x},{a[1]},{b[1]})." for a, b in pairwise(ordered))
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+#: The family of prepared atoms that only reasons and explanations read (rules/prepare/
+#: interface.lp wraps them): the rejected candidates, their channels, the events only they name.
+_REASONS_FAMILY = "for_reasons("
 
 
 class Prepared:
@@ -171,46 +191,44 @@ class Prepared:
             [self.facts.declarations, self.facts.links, self.facts.events], "prepare"
         )
         verdict_atoms, reason_atoms = [], []
-        needed = self._verdict_events()
         for atom in self.core.text.split():
-            if atom.startswith(_REASON_ATOMS) or (
-                atom.startswith("evt(") and int(atom[4 : atom.index(",")]) not in needed
-            ):
-                reason_atoms.append(atom)
-            else:
-                verdict_atoms.append(atom)
+            (reason_atoms if atom.startswith(_REASONS_FAMILY) else verdict_atoms).append(atom)
         self._core_text = "".join(f"{atom}.\n" for atom in verdict_atoms)
         self._reason_text = "".join(f"{atom}.\n" for atom in reason_atoms)
+        self.reason_inputs = Atoms(" ".join(atom[len(_REASONS_FAMILY) : -1] for atom in reason_atoms))
         times_of = {e: (at, rec) for e, at, rec, _ in self.core.get("evt")}
+        times_of.update({e: (at, rec) for e, at, rec, _ in self.reason_inputs.get("evt")})
         self._core_text += _instant_chains(self.core, times_of)
+        self._reason_text += _candidate_chains(self.reason_inputs, times_of)
         self.candidates = CandidateLog(
-            ((x, c, e, *times_of[e]) for x, e, c in self.core.get("cand_channel")),
+            ((x, c, e, *times_of[e]) for x, e, c in self.reason_inputs.get("cand_channel")),
             self.facts.channel_log.block_size,
         )
 
-    def _verdict_events(self) -> set[int]:
-        """Events a verdict can read: transitions, openings, bounds and claims."""
-        needed: set[int] = set()
-        for name in ("close", "reopen", "proposal", "unconfirmed", "below_verify", "opener"):
-            needed.update(args[1] for args in self.core.get(name))
-        needed.update(args[0] for args in self.core.get("claim"))
-        interner = self.facts.interner
-        for x in self.project.expectations:
-            if x.before is not None:
-                needed.add(interner.intern(("event", x.before)))
-        return needed
+    def solve(
+        self, standpoint: Standpoint, query: Query | str | None = None, reasons: bool | None = None
+    ) -> Atoms:
+        """Derive every verdict at ``standpoint``, and what ``query`` asks; the shown atoms.
 
-    def solve(self, standpoint: Standpoint, extra_facts: str = "", reasons: bool = True) -> Atoms:
-        """Derive every verdict at ``standpoint``; returns the shown atoms.
-
-        ``extra_facts`` carries query facts (a snapshot's state, explanation or gate targets).
-        ``reasons=False`` leaves out the rejected candidates, which only reasons and
-        explanations read; the verdicts are the same. Explanations also read the text linker's
-        measurements, added only when the query asks for an explanation or a gate.
+        ``reasons`` (default: the query's) False leaves out the rejected candidates, which only
+        reasons and explanations read; the verdicts are the same. A query that explains (or
+        gates) also gets the text linker's measurements. A gate is answered in two solves: the
+        first finds what is outstanding or unknown, the second explains just those, so that
+        the explanation rules are grounded over facts rather than over atoms the solver still
+        decides (measured: one solve grew quadratically with the candidates).
         """
+        asked = as_query(query)
+        if reasons is not None:
+            asked = replace(asked, reasons=reasons)
+        if asked.gate is not None and not asked.explain_all:
+            scope = self._solve_at(standpoint, replace(asked, reasons=False), explaining=False)
+            items = tuple(x for (x,) in scope.get("gate_outstanding") + scope.get("gate_unknown"))
+            asked = replace(asked, explain=tuple(dict.fromkeys(asked.explain + items)))
+        return self._solve_at(standpoint, asked, asked.explaining)
+
+    def _solve_at(self, standpoint: Standpoint, query: Query, explaining: bool) -> Atoms:
         at = times.encode(standpoint.at)
         known = times.LATEST if standpoint.known is None else times.encode(standpoint.known)
-        query = f"now({at}).\nknown({known}).\n{extra_facts}"
         log = self.facts.channel_log
         parts = [
             self.facts.declarations,
@@ -219,10 +237,10 @@ class Prepared:
             log.details(at, known),
             self.candidates.static_text,
             self.candidates.details(at, known),
-            query,
+            f"now({at}).\nknown({known}).\n",
+            query.facts(),
         ]
-        explaining = any(marker in extra_facts for marker in _EXPLAINING)
-        if reasons or explaining:
+        if query.reasons or explaining:
             parts.append(self._reason_text)
         if explaining:
             parts.append(self.facts.links)

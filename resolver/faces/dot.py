@@ -22,7 +22,13 @@ from resolver.errors import InputError
 from resolver.faces import palette
 
 #: Node shapes by kind.
-SHAPES = {"task": "folder", "expectation": "box", "event": "note", "actor": "ellipse"}
+SHAPES = {
+    "task": "folder",
+    "expectation": "box",
+    "event": "note",
+    "actor": "ellipse",
+    "policy": "hexagon",
+}
 #: Edges drawn against their sentence's direction so that the left-to-right ranks hold.
 _REVERSED = frozenset({"opened_by", "closed_by", "by"})
 #: Edges drawn thin and unlabelled, without a say in the layout.

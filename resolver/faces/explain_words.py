@@ -43,12 +43,11 @@ def event_label(event: Event) -> str:
 def opening_text(
     project: Project, x: Expectation, source: str | None, hidden: list[str], missing: bool
 ) -> tuple[str, str | None]:
-    """The opening sentence and its event; ``hidden``/``missing`` come from the rules."""
+    """The opening sentence and its event; ``source`` (whose opening X uses: the rules'
+    ``opened_by_source``), ``hidden`` and ``missing`` come from the rules."""
     if missing:
-        named = x.opened_by
-        task = project.task(x.part_of) if x.part_of else None
-        if named is None and task is not None:
-            named = task.opened_by
+        holder = project.task(source) if source and source != x.id else None
+        named = (holder or x).opened_by if source else None
         if named is not None and project.event(named) is None:
             return f"opening: opened_by {named} names no event in the log: it never opens", None
         return "opening: none: neither it nor its task says when it opens", None
@@ -153,7 +152,12 @@ def bound_text(
     if bound is not None:
         whence = []
         for kind, event in sources:
-            whence.append("the deadline" if kind == "deadline" else f"before {event}")
+            if kind == "within":  # SPEC 5.1: the opening + `within`
+                whence.append("within (after the opening)")
+            elif kind == "next_kind":
+                whence.append(f"before next kind (event {event})")
+            else:
+                whence.append("the deadline" if kind == "deadline" else f"before {event}")
         parts.append(f"bound: {times.format_time(bound)}, from " + " and ".join(sorted(whence)))
     else:
         parts.append("bound: none yet")
@@ -169,8 +173,9 @@ def why_not_text(
     status: str,
     code: str,
     event: str | None,
+    principals: Sequence[str] = (),
 ) -> str:
-    """One line of a ``--why-not`` answer."""
+    """One line of a ``--why-not`` answer; ``principals`` are X's as the rules derived them."""
     label = status.upper()
     if code == "already":
         return f"it is {label}"
@@ -182,7 +187,7 @@ def why_not_text(
             "only a reopening would return it to OPEN"
         )
     if code == "no_transition":
-        return _missing_transition(project, x, status, verdict)
+        return _missing_transition(x, status, verdict, principals)
     if code == "undone_by":
         return f"it was {label}, but {event} reopened it"
     if code == "unrecorded":
@@ -203,11 +208,11 @@ def why_not_text(
 
 
 def _missing_transition(
-    project: Project, x: Expectation, status: str, verdict: ExpectationVerdict
+    x: Expectation, status: str, verdict: ExpectationVerdict, principals: Sequence[str]
 ) -> str:
     after = f" after {show_time(verdict.opened_at)}" if verdict.opened_at else ""
     if status == "satisfied":
-        verify = x.verify or "semantic"
+        verify = verdict.verify
         if x.want is not None:
             state = f"sets {x.want.key} = {value_text(x.want.value)}"
             if verify == "state":
@@ -218,7 +223,7 @@ def _missing_transition(
             )
         return f"no visible confirmed work event{after} reaches tier {verify} or stronger"
     marker = {"cancelled": "cancels", "waived": "waives", "superseded": "supersedes"}[status]
-    who = ", ".join(x.principals) if x.principals else "someone with authority"
+    who = ", ".join(principals) or "someone with authority"
     text = f"no effective `{marker}` by {who} on a work channel{after}"
     if status == "superseded" and x.superseded_when is not None:
         text += (

@@ -61,7 +61,15 @@ def expectation_dict(verdict: ExpectationVerdict, project: Project) -> dict[str,
             }
             for r in verdict.reasons
         ],
+        **_made_by(verdict),
     }
+
+
+def _made_by(verdict: Any) -> dict[str, str]:
+    """``"policy"`` and ``"trigger"`` of a policy instance (SPEC 5.2); nothing otherwise."""
+    if verdict.policy is None:
+        return {}
+    return {"policy": verdict.policy, "trigger": verdict.trigger}
 
 
 def finding_dict(finding: Finding, with_target: bool = True) -> dict[str, Any]:
@@ -76,6 +84,8 @@ def finding_dict(finding: Finding, with_target: bool = True) -> dict[str, Any]:
 def to_dict(resolution: Resolution, project: Project) -> dict[str, Any]:
     """The whole resolution as SPEC §4 JSON."""
     return {
+        "schema_version": 1,
+        "kind": "status",
         "standpoint": standpoint_dict(resolution),
         "expectations": [expectation_dict(v, project) for v in resolution.expectations],
         "tasks": [
@@ -85,6 +95,7 @@ def to_dict(resolution: Resolution, project: Project) -> dict[str, Any]:
                 "status": t.status,
                 "outstanding": list(t.outstanding),
                 "findings": [finding_dict(f, with_target=True) for f in t.findings],
+                **_made_by(t),
             }
             for t in resolution.tasks
         ],

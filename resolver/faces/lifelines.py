@@ -25,6 +25,7 @@ import networkx as nx
 
 from resolver.engine.prepared import Prepared
 from resolver.faces import palette
+from resolver.faces.safe_text import xml_document
 from resolver.times import format_time
 from resolver.verdicts import graph as graphs
 from resolver.verdicts.resolution import ExpectationVerdict, Resolution
@@ -224,7 +225,7 @@ def render(
     )
     out += _legend(bottom + 40)
     out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return xml_document("\n".join(out) + "\n")
 
 
 def _row(verdict, ticks, gaps, top, x, at, index) -> list[str]:

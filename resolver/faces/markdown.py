@@ -7,6 +7,7 @@ it and a reviewer should see that search without running the tool.
 
 from __future__ import annotations
 
+from resolver.faces.safe_text import markdown
 from resolver.faces.table import search_note, snapshot_notes
 from resolver.times import format_time
 from resolver.verdicts.resolution import ExpectationVerdict, Resolution
@@ -102,4 +103,4 @@ def render(resolution: Resolution) -> str:
             who = f" by {f.by}" if f.by else ""
             tail = f"; outstanding: {', '.join(f.outstanding)}" if f.outstanding else ""
             out.append(f"- **{f.kind}** `{f.event}`{who} on `{f.target}`{tail}")
-    return "\n".join(out) + "\n"
+    return markdown("\n".join(out) + "\n")

@@ -20,6 +20,7 @@ SHAPES = {
     "expectation": ("(", ")"),
     "event": ("[/", "/]"),
     "actor": ("([", "])"),
+    "policy": ("{{", "}}"),
 }
 #: Edge arrows: dashed for what had no effect, thick for closings.
 _ARROWS = {

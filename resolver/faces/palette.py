@@ -35,7 +35,11 @@ EXPECTATION_STATUSES = (
     "WAIVED",
 )
 #: Colours of the nodes that carry no status.
-PLAIN = {"event": ("#ffffff", "#546e7a"), "actor": ("#f5f5f5", "#424242")}
+PLAIN = {
+    "event": ("#ffffff", "#546e7a"),
+    "actor": ("#f5f5f5", "#424242"),
+    "policy": ("#e0f7fa", "#00838f"),
+}
 
 #: Edge looks: (colour, line style, pen width). Dashed edges had no effect.
 EDGE_LOOKS: dict[str, tuple[str, str, float]] = {
@@ -52,6 +56,8 @@ EDGE_LOOKS: dict[str, tuple[str, str, float]] = {
     "claims": ("#6a1b9a", "dashed", 1.5),
     "by": ("#bdbdbd", "dotted", 0.8),
     "principal_of": ("#bdbdbd", "dotted", 0.8),
+    "instantiates": ("#00838f", "solid", 1.2),
+    "triggered_by": ("#00838f", "dotted", 1.0),
 }
 #: A sample of each edge look, for the legends.
 LEGEND_EDGES = (

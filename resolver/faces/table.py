@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
+from resolver.faces.safe_text import terminal
 from resolver.faces.words import show_value
 from resolver.times import format_time
 from resolver.verdicts.resolution import ExpectationVerdict, Resolution
@@ -119,6 +120,13 @@ def _footprint_block(verdict: ExpectationVerdict) -> list[str]:
     return lines
 
 
+def _made_by(verdict: ExpectationVerdict) -> list[str]:
+    """``from policy P, trigger E`` under a policy instance (SPEC 5.2)."""
+    if verdict.policy is None:
+        return []
+    return [f"from policy {verdict.policy}, trigger {verdict.trigger}"]
+
+
 def _evidence(verdict: ExpectationVerdict) -> str:
     if verdict.closed_by is None:
         return "-"
@@ -148,8 +156,12 @@ def render(resolution: Resolution) -> str:
         widths = (26, 12)
         out.append(rows(("EXPECTATION", "STATUS", "CLOSED BY (TIER)"), [], widths))
         for verdict in resolution.expectations:
-            out.append(rows((verdict.id, verdict.status, _evidence(verdict)), [], widths))
-            for note in _notes(verdict):
+            ident = verdict.id
+            if len(ident) > widths[0]:  # long ids (policy instances) get a line of their own
+                out.append(ident)
+                ident = ""
+            out.append(rows((ident, verdict.status, _evidence(verdict)), [], widths))
+            for note in [*_made_by(verdict), *_notes(verdict)]:
                 out.extend(
                     textwrap.wrap(
                         note,
@@ -164,8 +176,15 @@ def render(resolution: Resolution) -> str:
         out.append("no expectations declared")
     if resolution.tasks:
         out.append("")
-        body = [(t.id, t.status, ", ".join(t.outstanding) or "-") for t in resolution.tasks]
-        out.append(rows(("TASK", "STATUS", "OUTSTANDING"), body, (26, 12)))
+        out.append(rows(("TASK", "STATUS", "OUTSTANDING"), [], (26, 12)))
+        for t in resolution.tasks:
+            ident = t.id
+            if len(ident) > 26:
+                out.append(ident)
+                ident = ""
+            out.append(rows((ident, t.status, ", ".join(t.outstanding) or "-"), [], (26, 12)))
+            if t.policy is not None:
+                out.append(f"    from policy {t.policy}, trigger {t.trigger}")
     if resolution.findings:
         out.append("")
         out.append("FINDINGS")
@@ -177,4 +196,4 @@ def render(resolution: Resolution) -> str:
                     f"{f.kind} {f.event}{who} on {f.target}{tail}", WIDTH, subsequent_indent="  "
                 )
             )
-    return "\n".join(out) + "\n"
+    return terminal("\n".join(out) + "\n")

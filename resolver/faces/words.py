@@ -6,6 +6,7 @@ the model so the sentence can be checked against the files.
 
 from __future__ import annotations
 
+from resolver.faces.safe_text import visible
 from resolver.language.model import Expectation, Project, Value
 from resolver.times import format_time
 from resolver.verdicts.resolution import Reason
@@ -17,7 +18,7 @@ def show_value(value: Value) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
-    return value
+    return visible(value)
 
 
 def _sets(project: Project, event_id: str | None, key: str) -> str | None:
@@ -38,6 +39,8 @@ _REJECTIONS = {
     "no_link": "{e} touches it but reaches no closing tier",
     "no_done_cue": "{e} shares words with it but makes no done-style claim and sets nothing wanted",
     "value_not_named": "{e} links strongly by its text but does not name the wanted value",
+    "merge_text": "{e} is a merge: its text repeats the work it merges and never links strongly",
+    "restatement": "{e} only restates the opening text: it links weakly at most",
     "already_closed": "{e} would close it, but it was already closed",
     "lost_tie": "{e} would close it at the same instant, but a stronger or lower-id close won",
     "while_open": "{e} would reopen it, but it was open",
@@ -76,7 +79,7 @@ def describe(reason: Reason, project: Project, expectation: Expectation) -> str:
         who = event.by if event and event.by else "an unnamed actor"
         return f"{e}: `{detail}` by {who} has no authority over it: a proposal, no effect"
     if code == "below_verify":
-        wanted = expectation.verify or "semantic"
+        wanted = reason.verify
         return f"{e} reaches only tier {detail}, below `verify {wanted}`: claimed, unverified"
     if code == "unconfirmed_effect":
         return f"{e} would satisfy it at tier {detail}, but its outcome is unknown"

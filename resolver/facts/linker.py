@@ -5,7 +5,13 @@ measurements to the rules as integer facts (see ``facts.py``):
 
 * ``overlap(X, E, Source, Shared, Total)``: ``Shared`` of the ``Total`` content words of the
   expectation's title (Source 1) or of its opening event's text (Source 2) occur in the event's
-  text. The rules call a link *strong* when ``2 * Shared > Total`` and *weak* when ``Shared >= 1``.
+  text. The rules call a link *strong* when ``Shared >= 2`` and ``2 * Shared > Total`` and *weak*
+  when ``Shared >= 1`` (SPEC §3, tier 3).
+* ``covered(X, E, InOpening, Own)``: ``InOpening`` of the ``Own`` distinct content words of the
+  event's text occur in the opening event's text (written when there is an opening text). The
+  rules call the text a *restatement* when ``InOpening = Own``: it links weakly at most.
+* ``merge_kind(E)``: the event's kind is ``merge`` (its text repeats what it merges; the rules
+  never let it link strongly).
 * ``phrase_hit(X, E)``: the text contains one of the expectation's ``matches`` phrases (strong).
 * ``names_value(X, E)``: the text names the wanted value (or an alias of it).
 * ``names_id(X, E)``: the text names the expectation's id.
@@ -159,6 +165,9 @@ class Link:
     phrase_hit: bool
     names_value: bool
     names_id: bool
+    #: (distinct content words of the event's text found in the opening text, all of them);
+    #: None when the expectation has no opening text.
+    coverage: tuple[int, int] | None = None
 
 
 def _contains(sequence: list[str], phrase: tuple[str, ...]) -> bool:
@@ -182,7 +191,10 @@ class TextLinker:
         self._tokens: dict[str, list[str]] = {}
         self._index: dict[str, list[str]] = defaultdict(list)
         self._texts: dict[str, str] = {}
+        self._merges: set[str] = set()
         for event in events:
+            if event.kind == "merge":
+                self._merges.add(event.id)
             if not event.text:
                 continue
             tokens = self.vocabulary.tokens(event.text)
@@ -193,6 +205,10 @@ class TextLinker:
         self.common = frozenset(
             token for token, ids in self._index.items() if len(ids) > COMMON_WORD_EVENTS
         )
+
+    def is_merge(self, event_id: str) -> bool:
+        """The event's kind is ``merge``."""
+        return event_id in self._merges
 
     def done_cue_events(self) -> Iterator[str]:
         """Ids of events whose text makes a done-style claim."""
@@ -208,7 +224,8 @@ class TextLinker:
         """Every event whose text shares a content word, a phrase or the id with the expectation."""
         vocab = self.vocabulary
         title = vocab.token_set(expectation.title) - self.common
-        opening = vocab.token_set(opening_text) - self.common
+        opening_all = vocab.token_set(opening_text)
+        opening = opening_all - self.common
         phrases = [p for p in (vocab.phrase(m) for m in expectation.matches) if p]
         value_tokens = self._value_tokens(expectation)
         id_words = tuple(words(expectation.id))
@@ -234,6 +251,7 @@ class TextLinker:
                 phrase_hit=any(_contains(tokens, p) for p in phrases),
                 names_value=bool(value_tokens) and _contains(tokens, value_tokens),
                 names_id=bool(id_words) and _contains_words(self._texts[event_id], id_words),
+                coverage=(len(token_set & opening_all), len(token_set)) if opening_all else None,
             )
             if link.title_overlap or link.opening_overlap or link.phrase_hit or link.names_id:
                 yield link

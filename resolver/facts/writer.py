@@ -20,9 +20,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from resolver import times
+from resolver.facts.actor_patterns import matches_by_pattern
 from resolver.facts.channel_log import DEFAULT_BLOCK_SIZE, ChannelLog
 from resolver.facts.interning import Interner, check_int
 from resolver.facts.linker import TextLinker
+from resolver.facts.policies import Ids, PolicyFacts, measure
 from resolver.language.model import MARKER_KINDS, OUTCOMES, TIERS, Expectation, Project, Value
 
 _CONSTANTS = (
@@ -154,9 +156,12 @@ def build(project: Project, reduce: bool = True, block_size: int | None = None) 
         if declared.authoritative:
             decl.fact("authoritative", number)
     for declared in project.actors:
+        if declared.pattern:
+            continue
         number = actor(declared.name)
         decl.fact("actor", number)
         decl.fact("actor_role", number, _const(declared.role))
+    _actor_patterns(decl, project, interner, actor)
     if "sessions" in {c.name for c in project.channels} | {e.channel for e in project.events}:
         decl.fact("sessions_channel", channel("sessions"))
 
@@ -171,15 +176,23 @@ def build(project: Project, reduce: bool = True, block_size: int | None = None) 
 
     for expectation in project.expectations:
         _expectation(decl, expectation, item, event, channel, actor, key, value)
+        _new_clauses(decl, expectation, item(expectation.id), interner.intern)
 
     linker = TextLinker(project.events, project.aliases)
+    policy = PolicyFacts()
+    if project.policies or any(
+        x.want_touches or x.before_next_kind for x in project.expectations
+    ):
+        ids = Ids(item, event, channel, actor, key, value, interner.intern)
+        policy = measure(project, ids, linker.vocabulary)
     openers = {e.id: e for e in project.events}
-    linked: set[str] = set()
+    linked: set[str] = set(policy.relevant)
     links = _Writer()
-    for expectation in project.expectations:
-        opening_text = None
+    declared = [(x, None) for x in project.expectations]
+    for expectation, instance_opening in [*declared, *policy.linkable]:
+        opening_text = instance_opening
         source = expectation.opened_by or _task_opener(project, expectation)
-        if source and source in openers:
+        if instance_opening is None and source and source in openers:
             opening_text = openers[source].text
         number = item(expectation.id)
         for link in linker.links(expectation, opening_text):
@@ -195,6 +208,11 @@ def build(project: Project, reduce: bool = True, block_size: int | None = None) 
                 links.fact("names_value", number, ev)
             if link.names_id:
                 links.fact("names_id", number, ev)
+            if link.coverage:
+                links.fact("covered", number, ev, *link.coverage)
+    for event_id in sorted(linked):
+        if linker.is_merge(event_id):
+            links.fact("merge_kind", event(event_id))
     relevant = relevant_event_ids(project, linked) if reduce else None
     for event_id in sorted(linker.done_cue_events()):
         if relevant is None or event_id in relevant:
@@ -213,12 +231,27 @@ def build(project: Project, reduce: bool = True, block_size: int | None = None) 
             check_int(ev.seq - 1, "seq")
         entries.append((ch, ev.seq, at, rec))
     evs.fact("actor", 0)
+    evs.lines.extend(policy.lines)
     for name in sorted({ev.channel for ev in project.events}):
         decl.fact("channel", channel(name))
     if block_size is None:
         block_size = DEFAULT_BLOCK_SIZE if reduce else 1
     log = ChannelLog(entries, block_size)
     return FactBase(interner, decl.text(), evs.text(), log, links.text())
+
+
+def _actor_patterns(decl: _Writer, project: Project, interner: Interner, actor) -> None:
+    """``pattern_role(P, Role)`` and ``pattern_match(P, A)`` for every quoted actor pattern."""
+    patterns = [a for a in project.actors if a.pattern]
+    if not patterns:
+        return
+    matched = matches_by_pattern(patterns, (e.by for e in project.events if e.by))
+    for declared in patterns:
+        number = interner.intern(("pattern", declared.name))
+        decl.fact("pattern_role", number, _const(declared.role))
+        for by in matched[declared.name]:
+            decl.fact("actor", actor(by))
+            decl.fact("pattern_match", number, actor(by))
 
 
 def _event_facts(evs, ev, number, ch, at, rec, actor, key, value, item) -> None:
@@ -273,6 +306,16 @@ def _expectation(decl, x: Expectation, item, event, channel, actor, key, value) 
         decl.fact("principal", number, actor(name))
     if x.window is not None:
         decl.fact("window", number, check_int(x.window, "window"))
+
+
+def _new_clauses(decl: _Writer, x: Expectation, number: int, tag) -> None:
+    """``within``, ``before next kind`` and ``want touches`` (SPEC 5.1) of a declaration."""
+    if x.within is not None:
+        decl.fact("within", number, check_int(x.within, "within"))
+    if x.before_next_kind is not None:
+        decl.fact("next_kind", number, tag(("kind", x.before_next_kind)))
+    if x.want_touches is not None:
+        decl.fact("want_touches", number, tag(("glob", x.want_touches)))
 
 
 def iter_items(facts: FactBase) -> Iterator[tuple[int, str]]:

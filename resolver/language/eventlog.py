@@ -4,7 +4,8 @@ Each non-blank line is one JSON object with the fields of an ``event`` block, by
 ``id``, ``channel`` and ``at`` are required; ``seq`` is an integer; ``at`` and ``recorded`` are
 times as the language writes them (``recorded`` defaults to ``at``); ``set`` is an object of
 key to string, integer or boolean; each marker (``completes``, ``cancels``, ...) is a list of
-names or a single name; ``outcome`` is ``confirmed`` (the default), ``unknown`` or ``failed``.
+names or a single name, and so is ``files`` (the paths the event touched); ``outcome`` is
+``confirmed`` (the default), ``unknown`` or ``failed``.
 
 The reader is strict because a log is evidence: an unknown field (often a typo such as
 ``complete``), a value of the wrong type or a key given twice is an error, never silently
@@ -15,6 +16,7 @@ Errors read ``FILE:LINE: error: ...`` (JSON lines have no useful column).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -28,17 +30,26 @@ __all__ = ["FIELDS", "read_jsonl", "read_jsonl_text"]
 FIELDS = ("id", *EVENT_CLAUSES)
 _FIELD_SET = frozenset(FIELDS)
 _REQUIRED = ("id", "channel", "at")
-_MAX_SEQ = 2**31 - 1  # seq numbers reach clingo as 32-bit integers
+_MAX_SEQ = 2**31 - 2  # seq numbers reach clingo as 32-bit integers, and so does seq + 1
+_MAX_INT = 2**31 - 1  # integer values: the range the snapshot and the language accept
+#: ``id`` and ``channel`` follow the identifier grammar of SPEC §2.1, as in an ``event`` block.
+_IDENTIFIER = re.compile(r"[^\W\d][\w.:/@+-]*")
+#: Other names (``by``, ``kind``, markers, ``set`` keys) may be free text, but one line of it.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+#: A ``\u`` escape of a surrogate: the only way a JSON line can hold text that is not UTF-8.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 
 
 def read_jsonl(path: str | Path) -> tuple[Event, ...]:
     """Read one ``.jsonl`` file (UTF-8); locations name it as ``str(path)``."""
     name = str(path)
+    data = Path(path).read_bytes()
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
         raise InputError(
-            f"not UTF-8 text ({exc.reason} at byte {exc.start})", Location(name, 1)
+            f"not UTF-8 text ({exc.reason} at byte {exc.start})", Location(name, line)
         ) from None
     return read_jsonl_text(text, name)
 
@@ -62,8 +73,34 @@ def read_jsonl_text(text: str, filename: str) -> tuple[Event, ...]:
             raise InputError(f"invalid JSON: {exc.msg} at column {exc.colno}", location) from None
         except _DuplicateKeyError as exc:
             raise InputError(f"field '{exc.key}' is given twice", location) from None
+        except RecursionError:
+            raise InputError("invalid JSON: nested too deeply", location) from None
+        except ValueError:  # Python refuses integers of more than 4,300 digits
+            raise InputError("invalid JSON: an integer with too many digits", location) from None
+        if "\\u" in line and _SURROGATE_ESCAPE.search(line):
+            _refuse_surrogates(record, location)
         events.append(_event(record, location))
     return tuple(events)
+
+
+def _refuse_surrogates(value: Any, location: Location, key: str = "") -> None:
+    """A lone surrogate (``"e\\ud800"``) is not text: it cannot be printed or written as UTF-8."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            where = f" in field '{key}'" if key else ""
+            raise InputError(
+                f"a string{where} holds a lone surrogate escape, which is not UTF-8 text",
+                location,
+            ) from None
+    elif isinstance(value, list):
+        for item in value:
+            _refuse_surrogates(item, location, key)
+    elif isinstance(value, dict):
+        for name, item in value.items():
+            _refuse_surrogates(name, location, key)
+            _refuse_surrogates(item, location, key or name)
 
 
 class _DuplicateKeyError(ValueError):
@@ -113,6 +150,13 @@ def _event(record: Any, location: Location) -> Event:
             raise InputError(
                 f"field '{key}' must be a non-empty string, got {_kind(value)}", location
             )
+        if key in ("id", "channel") and not _IDENTIFIER.fullmatch(value):
+            raise InputError(
+                f"field '{key}' must be an identifier (a letter or '_', then letters, digits "
+                f"and _ . : / - @ +), got {_kind(value)}",
+                location,
+            )
+        _one_line(value, f"field '{key}'", location)
         return value
 
     def time(key: str) -> int | None:
@@ -158,7 +202,37 @@ def _event(record: Any, location: Location) -> Event:
         sets=_sets(fields.get("set"), location),
         markers=_markers(fields, location),
         outcome=outcome.lower(),
+        files=_files(fields.get("files"), location),
     )
+
+
+def _files(value: Any, location: Location) -> tuple[str, ...]:
+    """``files``: a path or a list of paths (non-empty strings); duplicates kept once."""
+    if value is None:
+        return ()
+    paths = [value] if isinstance(value, str) else value
+    if not isinstance(paths, list):
+        raise InputError(
+            f"field 'files' must be a path or a list of paths, got {_kind(value)}", location
+        )
+    for path in paths:
+        if not isinstance(path, str) or not path:
+            raise InputError(
+                f"field 'files' must hold non-empty paths, got {_kind(path)}", location
+            )
+    return tuple(dict.fromkeys(paths))
+
+
+def _one_line(name: str, what: str, location: Location) -> None:
+    """Names are printed inside lines of human output: a control character (an ESC sequence,
+    a newline) in one could forge or overwrite what is printed around it."""
+    found = _CONTROL.search(name)
+    if found is not None:
+        raise InputError(
+            f"{what} must not hold control characters, got {_kind(name)} "
+            f"(holding {found.group()!r})",
+            location,
+        )
 
 
 def _sets(value: Any, location: Location) -> tuple[Assignment, ...]:
@@ -172,10 +246,17 @@ def _sets(value: Any, location: Location) -> tuple[Assignment, ...]:
     for key, item in value.items():
         if not key:
             raise InputError("field 'set' has an empty key", location)
+        _one_line(key, "field 'set': a key", location)
         if not isinstance(item, str | int):  # bool is an int
             raise InputError(
                 f"field 'set': the value of '{key}' must be a string, an integer or a boolean, "
                 f"got {_kind(item)}",
+                location,
+            )
+        if not isinstance(item, bool | str) and not -_MAX_INT - 1 <= item <= _MAX_INT:
+            raise InputError(
+                f"field 'set': the value of '{key}' must be between {-_MAX_INT - 1} and "
+                f"{_MAX_INT}, got {_kind(item)}",
                 location,
             )
         assignments.append(Assignment(key, item))
@@ -198,5 +279,6 @@ def _markers(fields: dict[str, Any], location: Location) -> tuple[Marker, ...]:
                 raise InputError(
                     f"field '{kind}' must hold non-empty names, got {_kind(target)}", location
                 )
+            _one_line(target, f"field '{kind}'", location)
         markers.update(dict.fromkeys(Marker(kind, target) for target in targets))
     return tuple(markers)

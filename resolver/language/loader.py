@@ -6,7 +6,9 @@ copied into two files). The loader's job is to make that one consistent picture,
 
 - Folders are read recursively and in sorted order, so that the same tree always loads the same
   way (messages, "earlier record" references and tie-breaks never depend on the file system's
-  listing order). Hidden files and folders (``.git``...) are skipped inside folders.
+  listing order). Hidden files and folders (``.git``...) are skipped inside folders; nothing
+  else is: an unreadable folder or a dangling symlink to an ``.ol``/``.jsonl`` file is an
+  error, and symlinked folders are followed (each real folder once).
 - An explicitly named file must be ``.ol`` or ``.jsonl``: a typo such as ``events.json`` should
   stop the command rather than silently contribute nothing.
 - The same event recorded twice with identical content is one event: logs overlap in practice,
@@ -22,6 +24,10 @@ copied into two files). The loader's job is to make that one consistent picture,
 - A task's ``obligations`` lists every expectation that is ``part_of`` it: those declared inside
   the block (in source order) and then, sorted by id, standalone expectations that name the task
   with ``part_of``. Completion is defined over all of them, so consumers need not re-derive it.
+- ``task ID from TEMPLATE`` is expanded here, once every file is read (the template may live in
+  another file): plain syntax, an obligation ``ID/NAME`` per template obligation. A template or
+  policy id is its own namespace; a policy that ``opens`` an unknown template, or a task ``from``
+  one, is an error at that clause.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from resolver import inputs
 from resolver.errors import InputError, Location
 from resolver.language.eventlog import read_jsonl
 from resolver.language.model import (
@@ -41,11 +48,14 @@ from resolver.language.model import (
     Channel,
     Event,
     Expectation,
+    Policy,
     Project,
     Task,
+    Template,
     TestBlock,
 )
 from resolver.language.parser import ParsedFile, parse_file
+from resolver.language.substitution import expand_template
 
 __all__ = ["SUFFIXES", "Diagnostic", "collect_files", "load", "load_with_warnings"]
 
@@ -87,6 +97,7 @@ def load_with_warnings(paths: Sequence[str | Path]) -> tuple[Project, list[Diagn
     sources = collect_files(paths)
     merger = _Merger()
     for name in sources:
+        inputs.note(name)
         try:
             if name.endswith(".ol"):
                 merger.add_file(parse_file(name))
@@ -135,18 +146,50 @@ def collect_files(paths: Iterable[str | Path] | str | Path) -> list[str]:
 
 
 def _walk(root: Path) -> list[str]:
-    """Every ``.ol`` / ``.jsonl`` file below root, sorted by path components, hidden skipped."""
+    """Every ``.ol`` / ``.jsonl`` file below root, sorted by path components, hidden skipped.
+
+    Nothing below root is skipped silently, since a missing file changes verdicts: a folder
+    that cannot be listed and a symlink to an ``.ol`` or ``.jsonl`` file that points nowhere
+    are errors. Symlinked folders are followed, each real folder once (a link back to an
+    ancestor ends there).
+    """
     found: list[tuple[tuple[str, ...], str]] = []
-    for folder, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        base = Path(folder)
-        for filename in filenames:
-            if filename.startswith(".") or not filename.endswith(SUFFIXES):
+    visited: set[tuple[int, int]] = set()
+
+    def visit(folder: Path) -> None:
+        try:
+            status = folder.stat()
+            key = (status.st_dev, status.st_ino)
+            if key in visited:
+                return
+            visited.add(key)
+            with os.scandir(folder) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name)
+        except OSError as exc:
+            raise _path_error(str(folder), f"cannot read folder: {exc.strerror or exc}") from None
+        for entry in entries:
+            if entry.name.startswith("."):
                 continue
-            path = base / filename
-            if path.is_file():
+            path = folder / entry.name
+            if _is_dir(entry):
+                visit(path)
+            elif entry.name.endswith(SUFFIXES):
+                if entry.is_symlink() and not path.exists():
+                    raise _path_error(str(path), "symlink to a file that does not exist")
+                if not path.is_file():
+                    raise _path_error(str(path), "not a regular file")
                 found.append((path.relative_to(root).parts, str(path)))
+
+    visit(root)
     return [name for _, name in sorted(found)]
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    """A folder, or a symlink to one (a dangling or looping link is not)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def _typed(value: Any) -> Any:
@@ -175,6 +218,8 @@ class _Merger:
         self.expectations: dict[str, Expectation] = {}
         self.events: dict[str, Event] = {}
         self.tests: list[TestBlock] = []
+        self.templates: dict[str, Template] = {}
+        self.policies: dict[str, Policy] = {}
         self.diagnostics: list[Diagnostic] = []
 
     def add_file(self, parsed: ParsedFile) -> None:
@@ -194,6 +239,10 @@ class _Merger:
                 self._declare(self.expectations, expectation.id, expectation, "obligation", False)
             else:
                 self._declare(self.expectations, expectation.id, expectation, "expectation")
+        for template in parsed.templates:
+            self._declare(self.templates, template.id, template, "template")
+        for policy in parsed.policies:
+            self._declare(self.policies, policy.id, policy, "policy")
         self.add_events(parsed.events)
         self.tests.extend(parsed.tests)
 
@@ -241,7 +290,33 @@ class _Merger:
                 f"'{ident}' is already declared as {what} at {first.location}", location
             )
 
+    def _expand(self) -> None:
+        """Expand ``task ID from TEMPLATE`` and check every template reference."""
+        for policy in self.policies.values():
+            if policy.opens is not None and policy.opens not in self.templates:
+                raise InputError(
+                    f"policy '{policy.id}' opens unknown template '{policy.opens}'",
+                    policy.opens_location,
+                )
+        for task in list(self.tasks.values()):
+            if task.template is None:
+                continue
+            template = self.templates.get(task.template)
+            if template is None:
+                raise InputError(
+                    f"task '{task.id}' is declared from unknown template '{task.template}'",
+                    task.location,
+                )
+            expanded, obligations = expand_template(template, task)
+            self.tasks[task.id] = expanded
+            for ob in obligations:
+                ob = replace(ob, location=task.location)
+                self._refuse_clash(ob.id, task.location, self.tasks, "a task")
+                self._refuse_clash(ob.id, task.location, self.expectations, "an expectation")
+                self.expectations[ob.id] = ob
+
     def project(self, sources: tuple[str, ...]) -> Project:
+        self._expand()
         members: dict[str, list[str]] = {}
         for expectation in sorted(self.expectations.values(), key=lambda x: x.id):
             if expectation.part_of is not None:
@@ -261,4 +336,6 @@ class _Merger:
             events=tuple(sorted(self.events.values(), key=lambda e: e.id)),
             tests=tuple(self.tests),
             sources=sources,
+            templates=tuple(sorted(self.templates.values(), key=lambda t: t.id)),
+            policies=tuple(sorted(self.policies.values(), key=lambda p: p.id)),
         )

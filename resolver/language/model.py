@@ -9,6 +9,7 @@ that messages and explanations can point back into the user's file.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from resolver.errors import Location
 
@@ -35,6 +36,7 @@ EVENT_CLAUSES = (
     "kind",
     "text",
     "set",
+    "files",
     *MARKER_KINDS,
     "outcome",
 )
@@ -74,11 +76,14 @@ class Channel:
 
 @dataclass(frozen=True)
 class Actor:
-    """``actor NAME principal|agent``."""
+    """``actor NAME principal|agent``, or ``actor "PATTERN" ...`` (``*`` = any characters)."""
 
     name: str
     role: str
     location: Location
+    #: Declared by a quoted pattern: applies to every ``by`` it matches that no plain
+    #: declaration names (matched in ``resolver/facts/actor_patterns.py``).
+    pattern: bool = False
 
 
 @dataclass(frozen=True)
@@ -111,6 +116,13 @@ class Expectation:
     window: int | None = None
     matches: tuple[str, ...] = ()
     is_obligation: bool = False
+    #: ``within DURATION``: a deadline that many seconds after the opening.
+    within: int | None = None
+    #: ``before next kind KIND``: bounded by the earliest visible event of that kind after the
+    #: opening.
+    before_next_kind: str | None = None
+    #: ``want touches "GLOB"``: the wanted transition is a work event whose ``files`` match.
+    want_touches: str | None = None
 
 
 @dataclass(frozen=True)
@@ -126,6 +138,8 @@ class Task:
     requires: tuple[str, ...] = ()
     scope: str | None = None
     obligations: tuple[str, ...] = ()
+    #: ``task ID from TEMPLATE``: the template its obligations were expanded from.
+    template: str | None = None
 
 
 @dataclass(frozen=True)
@@ -147,6 +161,8 @@ class Event:
     sets: tuple[Assignment, ...] = ()
     markers: tuple[Marker, ...] = ()
     outcome: str = "confirmed"
+    #: Paths the event touched (``files``), duplicates dropped, in the order given.
+    files: tuple[str, ...] = ()
 
     def content(self) -> tuple:
         """Everything but the location: two records of one event agree iff these are equal."""
@@ -162,7 +178,64 @@ class Event:
             tuple(sorted(self.sets, key=repr)),
             tuple(sorted(self.markers, key=repr)),
             self.outcome,
+            tuple(sorted(self.files)),
         )
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One ``when`` condition of a policy, on one event.
+
+    ``kind`` is ``channel``, ``kind``, ``by`` (``operand`` a name), ``set`` (``operand`` a key,
+    or a key prefix ending in ``*``; ``value`` the wanted value when ``has_value``), ``touches``
+    (``operand`` a glob) or ``text`` (``operand`` a phrase). ``negated`` for ``when not ...``.
+    """
+
+    kind: str
+    operand: str
+    location: Location
+    negated: bool = False
+    has_value: bool = False
+    value: Value | None = None
+
+
+@dataclass(frozen=True)
+class Policy:
+    """``policy ID { when ... CLAUSES }``: every trigger event opens one instance.
+
+    ``shape`` holds the clauses each instance gets (its id is the policy's; keys, values and
+    the title may hold ``$`` substitutions). ``opens`` names a template instead: each trigger
+    then opens a task instance. ``keyed`` is the index in ``conditions`` of the ``when set``
+    condition that ``$key``, ``$value`` and ``$1`` read (the first positive one), if any.
+    """
+
+    id: str
+    location: Location
+    conditions: tuple[Condition, ...]
+    shape: Expectation
+    opens: str | None = None
+    opens_location: Location | None = None
+    keyed: int | None = None
+
+    @property
+    def per_key(self) -> bool:
+        """One instance per matched key: the keyed pattern ends in ``*``."""
+        return self.keyed is not None and self.conditions[self.keyed].operand.endswith("*")
+
+
+@dataclass(frozen=True)
+class Template:
+    """``template ID { ... obligation NAME { ... } }``: a task shape.
+
+    ``task`` holds the task-level clauses (title, opening, principal, requires, scope);
+    ``obligations`` the obligation shapes, each with its local NAME as id, ``requires`` naming
+    siblings by NAME, and ``$task`` substitutions left in keys and values.
+    """
+
+    id: str
+    location: Location
+    task: Task
+    obligations: tuple[Expectation, ...]
 
 
 @dataclass(frozen=True)
@@ -217,15 +290,36 @@ class Project:
     events: tuple[Event, ...] = ()
     tests: tuple[TestBlock, ...] = ()
     sources: tuple[str, ...] = field(default=())
+    templates: tuple[Template, ...] = ()
+    policies: tuple[Policy, ...] = ()
+    #: Would-be policy instances (expectations, obligations and tasks with their substituted
+    #: clauses), by id: filled when the facts are built (``resolver/facts/policies.py``), so that
+    #: every face can read an instance like a declaration. Which of them exist at a standpoint
+    #: is the rules' answer (``instance/3`` atoms), never this table's.
+    derived: dict[str, Expectation | Task] = field(default_factory=dict, compare=False, repr=False)
 
     def expectation(self, ident: str) -> Expectation | None:
-        """The expectation or obligation with this id, if declared."""
-        return next((x for x in self.expectations if x.id == ident), None)
+        """The expectation or obligation with this id, if declared (or a policy instance)."""
+        found = self._by_id[0].get(ident)
+        derived = self.derived.get(ident)
+        return found or (derived if isinstance(derived, Expectation) else None)
 
     def task(self, ident: str) -> Task | None:
-        """The task with this id, if declared."""
-        return next((t for t in self.tasks if t.id == ident), None)
+        """The task with this id, if declared (or a task instance)."""
+        found = self._by_id[1].get(ident)
+        derived = self.derived.get(ident)
+        return found or (derived if isinstance(derived, Task) else None)
 
     def event(self, ident: str) -> Event | None:
         """The event with this id, if present."""
-        return next((e for e in self.events if e.id == ident), None)
+        return self._by_id[2].get(ident)
+
+    @cached_property
+    def _by_id(self) -> tuple[dict[str, Expectation], dict[str, Task], dict[str, Event]]:
+        """Ids to declarations and events, built on first use: a lookup per reason must not
+        scan the log (it made ``status --format json`` of 100k events quadratic)."""
+        tables: tuple[dict, dict, dict] = ({}, {}, {})
+        for table, items in zip(tables, (self.expectations, self.tasks, self.events), strict=True):
+            for item in items:
+                table.setdefault(item.id, item)
+        return tables

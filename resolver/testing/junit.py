@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from resolver.faces.safe_text import xml_document
 from resolver.testing.runner import TestReport, assertion_text, format_failure
 
 
@@ -50,4 +51,5 @@ def to_xml(report: TestReport, name: str = "openloop") -> bytes:
             failure = ET.SubElement(case, "failure", message=message, type="AssertionFailed")
             failure.text = "\n\n".join(format_failure(f) for f in result.failures) + "\n"
     ET.indent(root)
-    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+    document = ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+    return xml_document(document).encode("utf-8")

@@ -18,9 +18,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from resolver import api
+from resolver import api, vocabulary
 from resolver.engine import prepared as engine
 from resolver.engine.prepared import Prepared
+from resolver.faces.safe_text import terminal
 from resolver.language.loader import collect_files
 from resolver.language.model import Assertion, Standpoint, TestBlock
 from resolver.times import format_time
@@ -28,15 +29,7 @@ from resolver.verdicts import explanation as explain
 from resolver.verdicts.resolution import Resolution, resolve
 
 #: Flags a test may name in ``has`` / ``lacks`` (SPEC §3).
-FLAGS = (
-    "deadline_passed",
-    "late",
-    "awaiting",
-    "blocked",
-    "precondition_unmet",
-    "reopened",
-    "claimed_unverified",
-)
+FLAGS = vocabulary.FLAGS
 
 
 @dataclass(frozen=True)
@@ -257,7 +250,7 @@ class TestRunner:
             ]
             if not claims:
                 reason = f"{a.target} carries no claims_complete or reports_pending marker"
-            elif event.at > point.at or (point.known is not None and event.recorded > point.known):
+            elif not self._claim_visible(resolution, a.target):
                 reason = f"{a.target} is not visible at this standpoint"
             else:
                 reason = (
@@ -268,6 +261,11 @@ class TestRunner:
         return AssertionResult(a, point, passed, expected, actual, reason)
 
     # -- helpers ------------------------------------------------------------------------------
+
+    def _claim_visible(self, resolution: Resolution, event: str) -> bool:
+        """Whether the standpoint sees the claim event (``visible_claim``, tasks.lp)."""
+        number = self.prepared.facts.interner.get(("event", event))
+        return any(e == number for (e,) in resolution.atoms.get("visible_claim"))
 
     def _missing(self, a: Assertion, point: engine.Standpoint, expected: str) -> AssertionResult:
         project = self.prepared.project
@@ -359,9 +357,11 @@ def format_block(result: BlockResult) -> str:
     block = result.block
     head = f'{"ok  " if result.passed else "FAIL"} {block.location}: test "{block.name}"'
     if result.passed:
-        return head
-    return "\n".join(
-        [head, *("  " + format_failure(f).replace("\n", "\n  ") for f in result.failures)]
+        return terminal(head)
+    return terminal(
+        "\n".join(
+            [head, *("  " + format_failure(f).replace("\n", "\n  ") for f in result.failures)]
+        )
     )
 
 

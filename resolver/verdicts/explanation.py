@@ -22,6 +22,7 @@ from typing import Any
 
 from resolver import times
 from resolver.engine.prepared import Prepared, Standpoint
+from resolver.engine.query import Query
 from resolver.errors import InputError
 from resolver.faces.explain_words import (
     authority_text,
@@ -35,8 +36,10 @@ from resolver.faces.explain_words import (
     value_text,
     why_not_text,
 )
+from resolver.faces.safe_text import visible
 from resolver.faces.words import describe
 from resolver.language.model import Expectation, Project, Task
+from resolver.verdicts.instance_explanation import instance_nodes
 from resolver.verdicts.resolution import (
     ExpectationVerdict,
     Reason,
@@ -84,18 +87,17 @@ def query_facts(
     idents: Iterable[str] = (),
     why_not: str | None = None,
     everything: bool = False,
-) -> str:
-    """Integer facts asking the rules to explain ``idents`` (or ``everything``).
+) -> Query:
+    """The query asking the rules to explain ``idents`` (or ``everything``).
 
     ``why_not`` (one of :data:`WHY_NOT_STATUSES`) also asks what keeps them from that status.
     Unknown ids raise :class:`InputError`.
     """
-    lines = ["explain_all."] if everything else []
-    for ident in idents:
-        lines.append(f"explain_target({item_number(prepared, ident)}).")
-    if why_not is not None:
-        lines.append(f"why_not_status({why_not_word(why_not)}).")
-    return "".join(line + "\n" for line in lines)
+    return Query(
+        explain=tuple(item_number(prepared, ident) for ident in idents),
+        explain_all=everything,
+        why_not=None if why_not is None else why_not_word(why_not),
+    )
 
 
 def item_number(prepared: Prepared, ident: str) -> int:
@@ -136,7 +138,7 @@ def explain_at(
     standpoint: Standpoint,
     ident: str,
     why_not: str | None = None,
-    extra_facts: str = "",
+    extra_facts: Query | str = "",
 ) -> Node:
     """Solve one standpoint with ``ident`` explained and build its tree."""
     facts = query_facts(prepared, [ident], why_not) + extra_facts
@@ -263,7 +265,8 @@ def _expectation_tree(view: _View, x: Expectation, why_not: str | None) -> Node:
     children = [
         Node("standpoint", standpoint_text(point), data=_standpoint_data(point)),
         _opening_node(view, x, number),
-        _want_node(x),
+        *instance_nodes(view, verdict),
+        _want_node(x, verdict),
         _candidates_node(view, x, number, verdict),
         _closing_node(view, x, number, verdict),
         _footprint_node(verdict),
@@ -312,7 +315,7 @@ def _standpoint_data(point: Standpoint) -> dict[str, Any]:
 
 
 def _opening_node(view: _View, x: Expectation, number: int) -> Node:
-    sources = [view.facts.item_id(s) for (s,) in view.rows("explain_opened_by", number)]
+    sources = [view.facts.item_id(s) for (s,) in view.rows("opened_by_source", number)]
     source_id = sources[0] if sources else None
     hidden = [str(w) for (w,) in view.rows("opening_hidden", number)]
     missing = bool(view.rows("no_opening", number)) or any(
@@ -325,16 +328,18 @@ def _opening_node(view: _View, x: Expectation, number: int) -> Node:
     )
 
 
-def _want_node(x: Expectation) -> Node:
-    verify = x.verify or "semantic"
+def _want_node(x: Expectation, verdict: ExpectationVerdict) -> Node:
+    verify = verdict.verify or ""
     parts = []
     if x.want is not None:
         parts.append(f"wants {x.want.key} = {value_text(x.want.value)}")
+    elif x.want_touches is not None:
+        parts.append(f'wants a work event whose files match "{x.want_touches}"')
     else:
         parts.append("wants no particular state (no `want`): only markers and text can satisfy it")
     parts.append(
         f"accepts tier {verify} or stronger"
-        + ("" if x.verify else " (the default `verify semantic`)")
+        + ("" if x.verify else f" (the default `verify {verify}`)")
     )
     if x.superseded_when is not None:
         parts.append(
@@ -381,14 +386,14 @@ def _about(reason: Reason, project: Project, x: Expectation) -> str:
 
 
 def _candidates_node(view: _View, x: Expectation, number: int, verdict: ExpectationVerdict) -> Node:
-    took = {view.event(e): (str(s), str(t), i) for e, s, t, i in view.rows("took_close", number)}
-    reopened = {view.event(e): str(h) for e, h, _ in view.rows("took_reopen", number)}
+    took = {view.event(e): (str(s), str(t), i) for e, s, t, i in view.rows("transition_taken", number)}
+    reopened = {view.event(e): str(h) for e, h, _ in view.rows("reopen_taken", number)}
     reasons = _reasons_by_event(verdict)
     authority: dict[str, list[tuple[str, str]]] = {}
     for e, kind, basis in view.rows("explain_authority", number):
         authority.setdefault(view.event(e), []).append((str(kind), str(basis)))
     principals = sorted(
-        name for (a,) in view.rows("explain_principal", number) if (name := view.facts.actor(a))
+        name for (a,) in view.rows("principal_of", number) if (name := view.facts.actor(a))
     )
     links: dict[str, list[str]] = {}
     for e, kind in view.rows("link", number):
@@ -471,7 +476,7 @@ def _candidates_node(view: _View, x: Expectation, number: int, verdict: Expectat
 
 def _closing_node(view: _View, x: Expectation, number: int, verdict: ExpectationVerdict) -> Node:
     steps: list[tuple[int, int, Node]] = []
-    for e, status, tier, instant in view.rows("took_close", number):
+    for e, status, tier, instant in view.rows("transition_taken", number):
         eid = view.event(e)
         what = f"{eid} closed it as {str(status).upper()}"
         if tier != "none":
@@ -510,7 +515,7 @@ def _closing_node(view: _View, x: Expectation, number: int, verdict: Expectation
                 ),
             )
         )
-    for e, how, instant in view.rows("took_reopen", number):
+    for e, how, instant in view.rows("reopen_taken", number):
         eid = view.event(e)
         when = times.decode(instant)
         why = (
@@ -613,18 +618,23 @@ def _bound_node(view: _View, x: Expectation, number: int, verdict: ExpectationVe
 
 
 def _preconditions_node(view: _View, x: Expectation) -> Node | None:
-    """What it requires (its own and its task's `requires`) and their verdicts here."""
-    task = view.project.task(x.part_of) if x.part_of else None
-    required = list(x.requires) + [
-        y for y in (task.requires if task else ()) if y not in x.requires
-    ]
+    """What it requires (``precondition`` and ``precondition_via``, preconditions.lp) and their
+    verdicts here: its own ``requires`` first, in the order written, then its task's."""
+    number = view.number(x.id)
+    atoms = view.resolution.atoms
+    item = view.facts.item_id
+    required = [item(y) for x2, y in atoms.get("precondition") if x2 == number]
+    through = {item(y): item(t) for x2, y, t in atoms.get("precondition_via") if x2 == number}
     if not required:
         return None
+    task = view.project.task(x.part_of) if x.part_of else None
+    written = list(x.requires) + list(task.requires if task else ())
+    required.sort(key=lambda y: (y in through, written.index(y) if y in written else 0, y))
     nodes = []
-    for ident in required:
+    for ident in dict.fromkeys(required):
         verdict = view.resolution.expectation(ident) or view.resolution.task(ident)
         state = verdict.status if verdict is not None else "not declared"
-        via = f" (through its task {task.id})" if ident not in x.requires and task else ""
+        via = f" (through its task {through[ident]})" if ident in through else ""
         nodes.append(
             Node(
                 "precondition",
@@ -683,13 +693,13 @@ def _flag_cause(
             else "satisfied before its precondition closed"
         )
     if flag == "reopened":
-        events = sorted(view.event(e) for e, _, _ in view.rows("took_reopen", number))
+        events = sorted(view.event(e) for e, _, _ in view.rows("reopen_taken", number))
         return "reopened by " + ", ".join(events)
     if flag == "claimed_unverified":
         below = sorted(
             f"{r.event} (tier {r.detail})" for r in verdict.reasons if r.code == "below_verify"
         )
-        return f"below `verify {x.verify or 'semantic'}`: " + ", ".join(below)
+        return f"below `verify {verdict.verify}`: " + ", ".join(below)
     return flag
 
 
@@ -744,12 +754,15 @@ def _why_not_node(
     rows = [
         (str(code), view.event(e)) for s, code, e in view.rows("why_not", number) if s == status
     ]
+    principals = sorted(
+        name for (a,) in view.rows("principal_of", number) if (name := view.facts.actor(a))
+    )
     nodes = []
     for code, event in sorted(rows, key=lambda r: (_WHY_ORDER.get(r[0], 9), r[1] or "")):
         nodes.append(
             Node(
                 "missing",
-                why_not_text(view.project, x, verdict, status, code, event),
+                why_not_text(view.project, x, verdict, status, code, event, principals),
                 code=code,
                 event=event,
             )
@@ -806,7 +819,7 @@ def _key_line(view: _View, x: Expectation) -> str:
         return "; ".join(describe(r, view.project, x) for r in reasons) or code
     if code == "reopened":
         ev = view.project.event(event or "")
-        how = {str(h) for e, h, _ in view.rows("took_reopen", number) if view.event(e) == event}
+        how = {str(h) for e, h, _ in view.rows("reopen_taken", number) if view.event(e) == event}
         why = (
             "an effective `reopens`"
             if "marker" in how
@@ -890,6 +903,7 @@ def _task_tree(view: _View, task: Task) -> Node:
     children = [
         Node("standpoint", standpoint_text(point), data=_standpoint_data(point)),
         Node("opening", "opening: " + _task_opening(view.project, task), code="task_opening"),
+        *instance_nodes(view, verdict),
         Node("obligations", f"obligations: {len(task.obligations)}", children=tuple(obligations)),
         Node("verdict", f"verdict: {rule}", code=verdict.status.lower()),
     ]
@@ -929,12 +943,13 @@ def render_text(node: Node) -> str:
 
 
 def _render(node: Node, depth: int, lines: list[str]) -> None:
+    text = visible(node.text)  # one node, one line: user text cannot start another
     if depth == 0:
-        lines.append(node.text)
+        lines.append(text)
     elif depth == 1:
-        lines.append("  " + node.text)
+        lines.append("  " + text)
     else:
-        lines.append("  " * depth + "- " + node.text)
+        lines.append("  " * depth + "- " + text)
     for child in node.children:
         _render(child, depth + 1, lines)
 
@@ -949,6 +964,17 @@ def to_json(node: Node) -> dict[str, Any]:
         "event": node.event,
         "data": node.data,
         "children": [to_json(child) for child in node.children],
+    }
+
+
+def to_document(node: Node, ident: str, point: Standpoint) -> dict[str, Any]:
+    """The ``explain --format json`` document: the versioned envelope around :func:`to_json`."""
+    return {
+        "schema_version": 1,
+        "kind": "explain",
+        "id": ident,
+        "standpoint": _standpoint_data(point),
+        "tree": to_json(node),
     }
 
 

@@ -2,8 +2,8 @@
 
 A commitment graph links what was owed (tasks, expectations) to what happened (events) and who
 did it (actors). Every node and edge here is copied from the verdicts and atoms of
-``rules/*.lp`` at one standpoint; nothing here decides a status or a tier, and whether a
-transition took effect is read from the rules' reasons. Only events the standpoint can see
+``rules/*.lp`` at one standpoint; nothing here decides a status or a tier, and the
+transitions that took effect are the rules' ``transition_taken`` and ``reopen_taken`` atoms. Only events the standpoint can see
 appear, because they come from the standpoint's atoms (``visible_touch``, ``reason``,
 ``closed``, ``finding``).
 
@@ -25,7 +25,8 @@ the tier), ``event cancels|supersedes|waives|reopens X`` (transitions that took 
 ``event proposal X`` (a marker without authority: no effect), ``event rejected X`` (a
 touching event that closed nothing, with the rules' reason; ``candidate`` False for touches
 that never were candidates: on a mention channel, or before the opening), ``event claims X``
-(a false completion or false pending finding), ``event by actor`` and ``actor principal_of X``.
+(a false completion or false pending finding), ``event by actor`` and ``actor principal_of X``;
+``policy instantiates X`` and ``policy triggered_by event`` for policy instances.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from resolver.times import format_time
 from resolver.verdicts.resolution import ExpectationVerdict, Reason, Resolution
 
 #: Node kinds, in the order they are laid out left to right.
-NODE_KINDS = ("actor", "event", "expectation", "task")
+NODE_KINDS = ("actor", "event", "expectation", "task", "policy")
 #: Edge kinds. ``effective`` is False on ``proposal`` and ``rejected`` edges only.
 EDGE_KINDS = (
     "part_of",
@@ -57,6 +58,8 @@ EDGE_KINDS = (
     "claims",
     "by",
     "principal_of",
+    "instantiates",
+    "triggered_by",
 )
 #: Close statuses of the rules (``close(X, E, Status, Tier, Rank)``) and the edge each draws.
 _CLOSE_EDGE = {
@@ -65,10 +68,6 @@ _CLOSE_EDGE = {
     "superseded": "supersedes",
     "waived": "waives",
 }
-#: Rejection details of a closing transition that came too late (``late_close`` in
-#: ``rules/standpoint/timeline.lp``): the close was visible but the expectation was already
-#: closed, or a stronger close won the same instant.
-_LATE_CLOSE = frozenset({"already_closed", "lost_tie"})
 #: Reason codes that name a candidate which made no transition.
 _REJECTION_CODES = ("candidate_rejected", "below_verify", "unconfirmed_effect")
 
@@ -93,7 +92,7 @@ class _Builder:
         self.facts = prepared.facts
         self.candidates = {
             (self.facts.item_id(x), self.facts.event_id(e))
-            for x, e, _ in prepared.core.get("cand_channel")
+            for x, e, _ in prepared.reason_inputs.get("cand_channel")
         }
         self.graph = nx.MultiDiGraph()
         standpoint = resolution.standpoint
@@ -104,11 +103,11 @@ class _Builder:
 
     def run(self) -> nx.MultiDiGraph:
         self._declarations()
-        seen = self._seen_pairs()
-        self._closes_and_reopens(seen)
+        self._closes_and_reopens()
         self._reasons()
         self._findings()
         self._actors()
+        self._policies()
         return self.graph
 
     # -- nodes -------------------------------------------------------------------------------
@@ -161,7 +160,7 @@ class _Builder:
             bound=_time(verdict.bound),
             footprint_complete=verdict.footprint_complete,
             obligation=bool(declared and declared.is_obligation),
-            verify=(declared.verify if declared else None) or "semantic",
+            verify=verdict.verify,
             scope=declared.scope if declared else None,
         )
 
@@ -202,27 +201,16 @@ class _Builder:
         effective = kind not in ("proposal", "rejected")
         self.graph.add_edge(source, target, key=key, kind=kind, effective=effective, **attrs)
 
-    def _seen_pairs(self) -> set[tuple[int, int]]:
-        """(expectation, event) pairs the standpoint examined: visible, touching, opened."""
-        return {(x, e) for x, e in self.resolution.atoms.get("visible_touch")}
-
-    def _closes_and_reopens(self, seen: set[tuple[int, int]]) -> None:
-        """Transitions of the prepare part that took effect at this standpoint."""
-        rejected = {
-            (r_x, r.event)
-            for r_x, r in self._reasons_by_code("candidate_rejected")
-            if r.detail in _LATE_CLOSE
-        }
+    def _closes_and_reopens(self) -> None:
+        """The transitions that took effect at this standpoint (``transition_taken`` and
+        ``reopen_taken``, rules/standpoint/timeline.lp)."""
+        atoms = self.resolution.atoms
         verdicts = {v.id: v for v in self.resolution.expectations}
         superseding_markers = {
             (x, e) for x, e, kind in self.prepared.core.get("effective") if kind == "supersedes"
         }
-        for x, e, status, tier, _rank in self.prepared.core.get("close"):
-            if (x, e) not in seen:
-                continue
+        for x, e, status, tier, _instant in atoms.get("transition_taken"):
             ident, event = self.facts.item_id(x), self.facts.event_id(e)
-            if (ident, event) in rejected:
-                continue  # drawn as a rejected edge with the rules' reason
             current = verdicts[ident].closed_by == event
             source, target = node_id("expectation", ident), self._event(event)
             kind = _CLOSE_EDGE[str(status)]
@@ -240,15 +228,9 @@ class _Builder:
                 self._edge(
                     target, source, kind, status=str(status).upper(), current=current, via=via
                 )
-        for x, e, how in self.prepared.core.get("reopen"):
+        for x, e, how, _instant in atoms.get("reopen_taken"):
             ident, event = self.facts.item_id(x), self.facts.event_id(e)
-            took_effect = any(
-                r.code == "reopened" and r.event == event for r in verdicts[ident].reasons
-            )
-            if (x, e) in seen and took_effect:
-                self._edge(
-                    self._event(event), node_id("expectation", ident), "reopens", how=str(how)
-                )
+            self._edge(self._event(event), node_id("expectation", ident), "reopens", how=str(how))
 
     def _reasons_by_code(self, *codes: str) -> Iterable[tuple[str, Reason]]:
         for verdict in self.resolution.expectations:
@@ -310,6 +292,26 @@ class _Builder:
         if node not in self.graph:
             self.graph.add_node(node, kind="actor", id=name, role=roles.get(name))
         return node
+
+
+    def _policies(self) -> None:
+        """``policy P instantiates X`` and ``policy P triggered_by E`` for each instance shown
+        (SPEC 5.2); an obligation of a task instance hangs off its task by ``part_of``."""
+        for verdict in (*self.resolution.expectations, *self.resolution.tasks):
+            if verdict.policy is None or verdict.trigger is None:
+                continue
+            kind = "task" if self.project.task(verdict.id) else "expectation"
+            if kind == "expectation" and verdict.task and self.graph.has_node(
+                node_id("task", verdict.task)
+            ):
+                continue
+            source = node_id("policy", verdict.policy)
+            if source not in self.graph:
+                self.graph.add_node(source, kind="policy", id=verdict.policy)
+            self._edge(source, node_id(kind, verdict.id), "instantiates")
+            trigger = self._event(verdict.trigger)
+            if not self.graph.has_edge(source, trigger, "triggered_by"):
+                self._edge(source, trigger, "triggered_by")
 
 
 def _time(unix: int | None) -> str | None:
@@ -382,7 +384,9 @@ def drawable(graph: nx.MultiDiGraph, rejected: str = "open") -> nx.MultiDiGraph:
         return rejected == "candidates" or graph.nodes[v].get("status") in ("OPEN", "UNKNOWN")
 
     view = nx.subgraph_view(graph, filter_edge=keep)
-    items = {n for n, kind in graph.nodes(data="kind") if kind in ("expectation", "task")}
+    items = {
+        n for n, kind in graph.nodes(data="kind") if kind in ("expectation", "task", "policy")
+    }
     events = {
         n
         for n, kind in graph.nodes(data="kind")

@@ -19,23 +19,33 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from resolver.errors import Location
+from resolver.facts.actor_patterns import matches_by_pattern
 from resolver.language.loader import Diagnostic
 from resolver.language.model import Expectation, Project, Task
 from resolver.testing.runner import FLAGS
+from resolver.verdicts.policy_lint import policy_lint
 
 WARNING = "warning"
+#: Information that is no problem (which ``by`` values an actor pattern matched).
+NOTE = "note"
+#: How many matched ``by`` values a note names before it counts the rest.
+_SHOWN = 10
 
 
 def lint(project: Project, loaded: Sequence[Diagnostic] = ()) -> list[Diagnostic]:
     """Every warning about ``project``, the loader's included, sorted by place."""
     checker = _Checker(project)
-    found = list(loaded)
+    instances = policy_lint(project)  # policies no event triggers, templates no task uses
+    checker.expectations |= instances.expectations
+    checker.tasks |= instances.tasks
+    found = [*loaded, *instances.warnings]
     for x in project.expectations:
         found.extend(checker.expectation(x))
     for task in project.tasks:
         found.extend(checker.task(task))
     found.extend(checker.events())
     found.extend(checker.tests())
+    found.extend(checker.patterns())
     return sorted(set(found), key=_place)
 
 
@@ -168,6 +178,34 @@ class _Checker:
                         f"{marker.target}; `completes` does not "
                         "spread to its obligations",
                     )
+
+    def patterns(self) -> Iterable[Diagnostic]:
+        """A note per actor pattern naming the ``by`` values it matched; a warning if none."""
+        patterns = [a for a in self.project.actors if a.pattern]
+        plain = {a.name for a in self.project.actors if not a.pattern}
+        matched = matches_by_pattern(patterns, (e.by for e in self.project.events if e.by))
+        for actor in patterns:
+            values = matched[actor.name]
+            if not values:
+                yield self._warn(
+                    actor.location, f'actor pattern "{actor.name}" matches no `by` in the log'
+                )
+                continue
+            applies = [v for v in values if v not in plain]
+            shown = ", ".join(applies[:_SHOWN])
+            more = f" and {len(applies) - _SHOWN} more" if len(applies) > _SHOWN else ""
+            overridden = [v for v in values if v in plain]
+            plain_note = (
+                f"; declared plainly, so not by the pattern: {', '.join(overridden)}"
+                if overridden
+                else ""
+            )
+            yield Diagnostic(
+                actor.location,
+                NOTE,
+                f'actor pattern "{actor.name}" ({actor.role}) matches {len(applies)} `by` '
+                f"value{'s' if len(applies) != 1 else ''}: {shown or '-'}{more}{plain_note}",
+            )
 
     def tests(self) -> Iterable[Diagnostic]:
         for block in self.project.tests:

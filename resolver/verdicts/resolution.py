@@ -7,12 +7,13 @@ mapped back from integers to ids, channel names and times.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from resolver import times
 from resolver.engine.prepared import Atoms, Prepared, Standpoint
+from resolver.engine.query import Query, as_query
 from resolver.facts.writer import iter_items
-from resolver.language.model import Value
+from resolver.language.model import Task, Value
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,8 @@ class Reason:
     channel: str | None = None
     gap: tuple[int, int] | None = None
     value: Value | None = None
+    #: For ``below_verify``: the tier ``verify`` asks for (``verify_tier``, rules/prepare/tiers.lp).
+    verify: str | None = None
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,11 @@ class ExpectationVerdict:
     channels: dict[str, ChannelFootprint]
     reasons: tuple[Reason, ...]
     examined: tuple[str, ...] = ()
+    #: The weakest tier that may satisfy it (``verify_tier``: its ``verify``, else the default).
+    verify: str | None = None
+    #: For a policy instance: the policy and the trigger event (SPEC 5.2), else None.
+    policy: str | None = None
+    trigger: str | None = None
 
     @property
     def searched_count(self) -> tuple[int, int]:
@@ -66,13 +74,14 @@ class ExpectationVerdict:
 
 @dataclass(frozen=True)
 class Finding:
-    """A claim that disagrees with the computed state at the claim's own time."""
+    """A claim that disagrees with the computed state at the claim's own time (``at``)."""
 
     kind: str
     event: str
     by: str | None
     target: str
     outstanding: tuple[str, ...]
+    at: int | None = None
 
 
 @dataclass(frozen=True)
@@ -84,6 +93,9 @@ class TaskVerdict:
     status: str
     outstanding: tuple[str, ...]
     findings: tuple[Finding, ...]
+    #: For a task instance opened by a policy: the policy and the trigger event.
+    policy: str | None = None
+    trigger: str | None = None
 
 
 @dataclass(frozen=True)
@@ -124,9 +136,10 @@ def read(
         return table
 
     status = {x: rest[0][0] for x, rest in per_item("status").items()}
+    verify_tier = {x: str(t) for x, t in prepared.core.get("verify_tier")}
     confidence = {x: rest[0][0] for x, rest in per_item("confidence").items()}
     flags = per_item("flag")
-    closed = {x: rest[0] for x, rest in per_item("closed").items()}
+    closed = {x: rest[0] for x, rest in per_item("closed_by").items()}
     closed_tier = {x: rest[0][0] for x, rest in per_item("closed_tier").items()}
     closed_time = {x: rest[0][0] for x, rest in per_item("closed_time").items()}
     opened_at = {x: rest[0][0] for x, rest in per_item("opened_at").items()}
@@ -146,8 +159,9 @@ def read(
     reasons = per_item("reason") if with_reasons else {}
     examined = per_item("visible_touch") if with_reasons else {}
 
+    listed, task_list, made_by = _listing(facts, project, atoms)
     verdicts = []
-    for x in sorted(project.expectations, key=lambda e: e.id):
+    for x in listed:
         number = facts.interner.get(("item", x.id))
         channels = {}
         for (c,) in search.get(number, []):
@@ -176,7 +190,10 @@ def read(
                 channels=dict(sorted(channels.items())),
                 reasons=tuple(
                     sorted(
-                        (_reason(facts, args) for args in reasons.get(number, [])),
+                        (
+                            _reason(facts, args, verify_tier.get(number))
+                            for args in reasons.get(number, [])
+                        ),
                         key=lambda r: (
                             r.code,
                             r.event or "",
@@ -187,6 +204,9 @@ def read(
                     )
                 ),
                 examined=tuple(sorted(facts.event_id(e) for (e,) in examined.get(number, []))),
+                verify=verify_tier.get(number),
+                policy=made_by.get(x.id, (None, None))[0],
+                trigger=made_by.get(x.id, (None, None))[1],
             )
         )
 
@@ -194,43 +214,62 @@ def read(
     outstanding_of: dict[tuple[int, int], list[str]] = defaultdict(list)
     for e, y, x in atoms.get("finding_outstanding"):
         outstanding_of[(e, y)].append(item_ids[x])
-    findings = []
+    found: dict[tuple, Finding] = {}
     for kind, e, target in atoms.get("finding"):
         event_id = facts.event_id(e)
-        findings.append(
-            Finding(
-                kind=str(kind).upper(),
-                event=event_id,
-                by=events[event_id].by if event_id in events else None,
-                target=item_ids[target],
-                outstanding=tuple(sorted(outstanding_of.get((e, target), []))),
-            )
+        event = events.get(event_id)
+        found[(kind, e, target)] = Finding(
+            kind=str(kind).upper(),
+            event=event_id,
+            by=event.by if event is not None else None,
+            target=item_ids[target],
+            outstanding=tuple(sorted(outstanding_of.get((e, target), []))),
+            at=event.at if event is not None else None,
         )
-    findings.sort(key=lambda f: (f.event, f.kind, f.target))
+    findings = sorted(found.values(), key=lambda f: (f.event, f.kind, f.target))
+    # Which findings are listed under a task: task_finding/4 (rules/standpoint/tasks.lp).
+    findings_of: dict[int, list[Finding]] = defaultdict(list)
+    for t, kind, e, y in atoms.get("task_finding"):
+        findings_of[t].append(found[(kind, e, y)])
 
     task_status = {t: rest[0][0] for t, rest in per_item("task_status").items()}
     outstanding = per_item("outstanding")
-    obligations_of = defaultdict(set)
-    for x in project.expectations:
-        if x.part_of:
-            obligations_of[x.part_of].add(x.id)
     tasks = []
-    for task in sorted(project.tasks, key=lambda t: t.id):
+    for task in task_list:
         number = facts.interner.get(("item", task.id))
-        related = {task.id} | obligations_of[task.id]
         tasks.append(
             TaskVerdict(
                 id=task.id,
                 title=task.title,
                 status=str(task_status[number]).upper(),
                 outstanding=tuple(sorted(item_ids[x] for (x,) in outstanding.get(number, []))),
-                findings=tuple(f for f in findings if f.target in related),
+                findings=tuple(
+                    sorted(findings_of[number], key=lambda f: (f.event, f.kind, f.target))
+                ),
+                policy=made_by.get(task.id, (None, None))[0],
+                trigger=made_by.get(task.id, (None, None))[1],
             )
         )
     return Resolution(standpoint, tuple(verdicts), tuple(tasks), tuple(findings), atoms)
 
 
-def _reason(facts, args: tuple) -> Reason:
+def _listing(facts, project, atoms: Atoms) -> tuple[list, list, dict[str, tuple[str, str]]]:
+    """Declared expectations and tasks, and the policy instances the rules show at this
+    standpoint (``instance/3``), sorted by id; with the (policy, trigger) of each instance."""
+    made_by: dict[str, tuple[str, str]] = {}
+    for x, p, e in atoms.get("instance"):
+        made_by[facts.item_id(x)] = (facts.interner.key(p)[1], facts.event_id(e))
+    listed = list(project.expectations)
+    task_list = list(project.tasks)
+    for ident in made_by:
+        derived = project.derived[ident]
+        (task_list if isinstance(derived, Task) else listed).append(derived)
+    listed.sort(key=lambda x: x.id)
+    task_list.sort(key=lambda t: t.id)
+    return listed, task_list, made_by
+
+
+def _reason(facts, args: tuple, verify: str | None = None) -> Reason:
     code, event, detail = args
     event_id = facts.event_id(event) if event else None
     if isinstance(detail, tuple) and detail[0] == "gap":
@@ -241,12 +280,24 @@ def _reason(facts, args: tuple) -> Reason:
         return Reason(str(code), event_id, "agrees_open", value=observed[2])
     if isinstance(detail, tuple) and detail[0] == "channel":
         return Reason(str(code), event_id, "unsearched", channel=facts.channel(detail[1]))
+    if str(code) == "below_verify":
+        return Reason(str(code), event_id, str(detail), verify=verify)
     return Reason(str(code), event_id, str(detail))
 
 
 def resolve(
-    prepared: Prepared, standpoint: Standpoint, snapshot_facts: str = "", reasons: bool = True
+    prepared: Prepared,
+    standpoint: Standpoint,
+    query: Query | str | None = None,
+    reasons: bool | None = None,
 ) -> Resolution:
-    """Solve one standpoint and read its verdicts."""
-    atoms = prepared.solve(standpoint, snapshot_facts, reasons=reasons)
+    """Solve one standpoint (and what ``query`` asks) and read its verdicts.
+
+    ``reasons`` None takes the query's (by default: with reasons).
+    """
+    asked = as_query(query)
+    if reasons is not None:
+        asked = replace(asked, reasons=reasons)
+    atoms = prepared.solve(standpoint, asked)
+    reasons = asked.reasons or asked.explaining
     return read(prepared, standpoint, atoms, with_reasons=reasons)

@@ -1,0 +1,228 @@
+"""``openloop mcp``: a Model Context Protocol server over stdio (SPEC §8).
+
+Built on the official Python SDK (``mcp``, the optional extra ``openloop-resolver[mcp]``). Tools:
+``status``, ``check``, ``explain`` and ``ready`` are read-only and idempotent (annotated so);
+``record`` is the one write, appending an event through the write path of SPEC §6.3. Each tool
+returns the ``--format json`` contract of its command as structured content, with the JSON
+Schema from ``schemas/`` as its output schema (the SDK's client validates against it), and the
+same JSON as text for clients that read only text. Each task's receipt is a resource
+(``openloop://receipt/TASK``).
+
+The history is prepared once and kept between calls; before each call the input files are
+checked (size and modification time) and the history is prepared again only when one changed,
+for instance when the log grew through ``record`` or another writer.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.resources import FunctionResource
+from mcp.server.mcpserver.tools import Tool
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+
+from resolver import __version__, api
+from resolver.agents import ready as ready_face
+from resolver.agents.hook import default_log
+from resolver.agents.warm import signature
+from resolver.cli.check import check_document
+from resolver.engine.prepared import Prepared
+from resolver.errors import InputError
+from resolver.faces import receipt_text
+from resolver.faces.json_format import to_dict as status_dict
+from resolver.ingest.record import append_event
+from resolver.language.loader import collect_files
+from resolver.resources import data_dir
+from resolver.verdicts import receipt
+from resolver.verdicts.explanation import WHY_NOT_STATUSES, explain, query_facts, to_document
+from resolver.verdicts.resolution import resolve
+
+READ_ONLY = ToolAnnotations(
+    read_only_hint=True, idempotent_hint=True, destructive_hint=False, open_world_hint=False
+)
+WRITE = ToolAnnotations(
+    read_only_hint=False, idempotent_hint=False, destructive_hint=False, open_world_hint=False
+)
+
+
+def schema(kind: str) -> dict[str, Any]:
+    """The JSON Schema of one output kind, from ``schemas/``."""
+    return json.loads((data_dir("schemas") / f"{kind}.json").read_text(encoding="utf-8"))
+
+
+class History:
+    """The prepared history of PATHs, prepared again whenever an input file changes."""
+
+    def __init__(self, paths: Sequence[str | Path], log: str | Path | None = None) -> None:
+        self.paths = list(paths)
+        self._log = log
+        self._lock = threading.Lock()
+        self._stamp: str | None = None
+        self._prepared: Prepared | None = None
+        self.current()  # bad input fails at start, not at the first call
+
+    @property
+    def log(self) -> Path:
+        """Where ``record`` appends: ``--log``, else the single ``.jsonl`` among PATHs."""
+        return default_log(self.paths, self._log)
+
+    def _files(self) -> list[str]:
+        paths: list[str | Path] = list(self.paths)
+        if self._log is not None and Path(self._log).exists():
+            target = Path(self._log).resolve()
+            if all(Path(f).resolve() != target for f in collect_files(paths)):
+                paths.append(self._log)
+        return collect_files(paths)
+
+    def current(self) -> Prepared:
+        """The prepared history as the files are now."""
+        with self._lock:
+            files = self._files()
+            stamp = signature(files)
+            if self._prepared is None or stamp != self._stamp:
+                self._prepared = api.prepare(files)
+                self._stamp = stamp
+            return self._prepared
+
+
+def _result(data: dict[str, Any]) -> CallToolResult:
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    return CallToolResult(content=[TextContent(text=text)], structured_content=data)
+
+
+def _failure(exc: InputError) -> CallToolResult:
+    return CallToolResult(content=[TextContent(text=str(exc))], is_error=True)
+
+
+def _tool(fn: Callable[..., dict[str, Any]], kind: str, annotations: ToolAnnotations) -> Tool:
+    """A tool whose result is ``fn``'s JSON, published with the schema of ``kind``."""
+
+    def call(**arguments: Any) -> CallToolResult:
+        try:
+            return _result(fn(**arguments))
+        except InputError as exc:
+            return _failure(exc)
+
+    call.__signature__ = _signature_of(fn)  # type: ignore[attr-defined]
+    call.__annotations__ = {**fn.__annotations__, "return": CallToolResult}
+    call.__name__ = fn.__name__
+    tool = Tool.from_function(
+        call,
+        name=fn.__name__,
+        description=fn.__doc__ or "",
+        annotations=annotations,
+        structured_output=False,
+    )
+    tool.fn_metadata.output_schema = schema(kind)
+    return tool
+
+
+def _signature_of(fn: Callable[..., Any]) -> inspect.Signature:
+    sig = inspect.signature(fn, eval_str=True)
+    return sig.replace(return_annotation=CallToolResult)
+
+
+def build(paths: Sequence[str | Path], log: str | Path | None = None) -> MCPServer:
+    """The server over the history of ``paths``."""
+    history = History(paths, log)
+
+    def status(at: str | None = None, known: str | None = None) -> dict[str, Any]:
+        """Every expectation's and task's verdict at a standpoint (at: valid time, ISO-8601,
+        default now; known: knowledge time or "latest", default = at). The `status --format
+        json` contract."""
+        prepared = history.current()
+        return status_dict(api.status(prepared, at, known), prepared.project)
+
+    def check(
+        at: str | None = None,
+        known: str | None = None,
+        task: str | None = None,
+        before: str | None = None,
+    ) -> dict[str, Any]:
+        """Gate: is anything in scope (every expectation, a task's obligations, or those bounded
+        by `before` EVENT) still outstanding? result PASS, FAIL or UNKNOWN, with each
+        outstanding item's key reason. The `check --format json` contract."""
+        if task is not None and before is not None:
+            raise InputError("give task or before, not both")
+        return check_document(history.current(), api.standpoint(at, known), task, before)
+
+    def explain_tool(
+        id: str, at: str | None = None, known: str | None = None, why_not: str | None = None
+    ) -> dict[str, Any]:
+        """Why an expectation or task has its status: the opening, each candidate and why it
+        closed or was rejected, footprint, bound, flags; why_not (one of satisfied, cancelled,
+        superseded, waived, open) also says what keeps it from that status. The `explain
+        --format json` contract."""
+        prepared = history.current()
+        if why_not is not None and why_not.lower() not in WHY_NOT_STATUSES:
+            raise InputError(f"why_not must be one of {', '.join(WHY_NOT_STATUSES)}")
+        point = api.standpoint(at, known)
+        word = why_not.lower() if why_not else None
+        resolution = resolve(prepared, point, query_facts(prepared, [id], word))
+        return to_document(explain(prepared, resolution, id, word), id, point)
+
+    explain_tool.__name__ = "explain"
+
+    def ready(at: str | None = None, known: str | None = None) -> dict[str, Any]:
+        """The obligations that can be worked on now: OPEN, not blocked, every precondition
+        met, earliest bound first. The `ready --format json` contract."""
+        return ready_face.to_dict(ready_face.ready(history.current(), api.standpoint(at, known)))
+
+    def record(event: dict[str, Any]) -> dict[str, Any]:
+        """Append one event to the log (the only write): an object with the fields of a
+        JSON-lines event (channel and by needed; id, seq, at and recorded default as for
+        `openloop record`). Returns the event as written; later calls see it."""
+        if not isinstance(event, dict):
+            raise InputError("event must be an object with the fields of a JSON-lines event")
+        log = history.log
+        return {
+            "schema_version": 1,
+            "kind": "record",
+            "log": str(log),
+            "event": append_event(log, event),
+        }
+
+    tools = [
+        _tool(status, "status", READ_ONLY),
+        _tool(check, "check", READ_ONLY),
+        _tool(explain_tool, "explain", READ_ONLY),
+        _tool(ready, "ready", READ_ONLY),
+        _tool(record, "record", WRITE),
+    ]
+    server = MCPServer(
+        name="openloop",
+        version=__version__,
+        instructions="openloop computes what is still owed from a project's history of "
+        "expectations and events. Ask `status`, `check` or `ready` before claiming work done; "
+        "`explain` says why; `record` appends evidence or a claim to the log.",
+        tools=tools,
+    )
+    for task in history.current().project.tasks:
+        server.add_resource(_receipt_resource(history, task.id))
+    return server
+
+
+def _receipt_resource(history: History, task_id: str) -> FunctionResource:
+    def read() -> str:
+        prepared = history.current()
+        built = receipt.build(prepared, api.status(prepared), task_id)
+        return receipt_text.render_json(built)
+
+    return FunctionResource(
+        uri=f"openloop://receipt/{task_id}",
+        name=f"receipt {task_id}",
+        description=f"The receipt of task {task_id} at now: each obligation with its evidence",
+        mime_type="application/json",
+        fn=read,
+    )
+
+
+def serve(paths: Sequence[str | Path], log: str | Path | None = None) -> None:
+    """Run the server on stdin/stdout until the client closes the session."""
+    build(paths, log).run("stdio")

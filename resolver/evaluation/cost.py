@@ -1,0 +1,78 @@
+"""Derivation cost per query, measured on the benchmark's synthetic histories.
+
+The open-loops study reports that deriving status from the full history costs about 22 ms per
+query at ten thousand events, growing linearly. Here a query is every expectation's verdict
+(with reasons) at one standpoint. It is measured two ways: over a prepared history (the
+standpoint part only, what a long-running service pays per question) and from scratch (load,
+prepare and resolve: what a one-shot command pays). Sizes below the largest show how the cost
+grows. The figures are whatever this machine measures; nothing is asserted about them.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from resolver import api
+from resolver.bench.generate import ensure
+from resolver.evaluation.rows import Row
+
+#: The study's figure, in milliseconds per query at 10k events.
+SEED_MS = 22.0
+SIZES = (2_500, 5_000, 10_000)
+
+
+def measure(events: int, folder: Path, queries: int = 5, seed: int = 0) -> dict[str, float]:
+    """Milliseconds per query (prepared and from scratch) on a generated history."""
+    history = ensure(folder / f"h{events}", events, seed=seed)
+    started = time.perf_counter()
+    prepared = api.prepare(history.paths)
+    api.status(prepared, at=history.last_at)
+    cold = time.perf_counter() - started
+    rng = random.Random(seed + 1)
+    warm = []
+    for _ in range(queries):
+        instant = rng.randrange(history.first_at, history.last_at + 1)
+        started = time.perf_counter()
+        api.status(prepared, at=instant)
+        warm.append(time.perf_counter() - started)
+    return {
+        "events": events,
+        "expectations": history.expectations,
+        "query_ms": statistics.median(warm) * 1000,
+        "scratch_ms": cold * 1000,
+    }
+
+
+def row(sizes: Sequence[int] = SIZES, queries: int = 5) -> Row:
+    """The cost row: per-query time at the largest size, and its growth from the smallest."""
+    with tempfile.TemporaryDirectory(prefix="openloop-eval-") as folder:
+        figures = [measure(n, Path(folder), queries) for n in sizes]
+    largest, smallest = figures[-1], figures[0]
+    growth = largest["query_ms"] / smallest["query_ms"] if smallest["query_ms"] else 0.0
+    size_growth = largest["events"] / smallest["events"]
+    measured = (
+        f"{largest['query_ms']:.0f} ms per query prepared, "
+        f"{largest['scratch_ms']:.0f} ms from scratch"
+    )
+    notes = tuple(
+        f"{f['events']:,} events, {f['expectations']} expectations: "
+        f"{f['query_ms']:.1f} ms per query, {f['scratch_ms']:.0f} ms from scratch"
+        for f in figures
+    )
+    if len(figures) > 1:
+        notes += (f"per-query time grew {growth:.1f}x while the history grew {size_growth:.0f}x",)
+    return Row(
+        "Maintained vs derived",
+        f"Derivation cost per query at {largest['events']:,} events",
+        f"about {SEED_MS:.0f} ms, linear",
+        measured,
+        "synthetic (openloop bench generator, seed 0)",
+        None,
+        largest["query_ms"],
+        notes,
+    )

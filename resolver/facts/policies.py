@@ -1,0 +1,430 @@
+"""The text work behind policies and templates (SPEC §5), handed to the rules as integer facts.
+
+Whether an event triggers a policy, which instances exist and what they want is decided by
+``rules/prepare/policies.lp``. What the rules cannot do is read text, so this module measures it,
+the same seam as the text linker:
+
+* ``key_match(C, K)``: key K (set by some event) matches the pattern of ``when set`` condition C
+  (the key itself, or a prefix ending in ``*``);
+* ``glob_hit(G, E)``: one of event E's ``files`` matches glob G (``when touches``, ``want
+  touches``), see :mod:`resolver.language.globs`;
+* ``text_hit(Ph, E)``: E's text contains phrase Ph, word by word as the text linker compares;
+* ``event_kind(E, Kd)`` for the events whose kind a rule may read.
+
+and it builds, for every event x policy pair that could trigger (every positive condition's
+measurement holds; negations and the conjunction are left to the rules), the substituted strings
+of the would-be instance: its id (``POLICY/EVENT``, ``POLICY/EVENT/KEY``, ``INSTANCE/NAME``), its
+wanted key and value, its title. ``potential(I, P, E)`` names it; the rules keep it iff it
+triggers. Each condition's events are found through an index (channel, kind, actor, sorted keys,
+distinct paths), so the work grows with the matches, never with policies x events.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+
+from resolver import times
+from resolver.errors import InputError
+from resolver.facts.interning import check_int
+from resolver.facts.linker import Vocabulary
+from resolver.language.globs import compile_glob
+from resolver.language.model import (
+    TIERS,
+    Condition,
+    Event,
+    Expectation,
+    Policy,
+    Project,
+    Task,
+    Value,
+)
+from resolver.language.substitution import (
+    instantiate_obligation,
+    substitute,
+    substitute_assignment,
+)
+
+__all__ = ["Ids", "PolicyFacts", "measure"]
+
+
+@dataclass(frozen=True)
+class Ids:
+    """The interning functions of the fact writer, so that both agree on every integer."""
+
+    item: Callable[[str], int]
+    event: Callable[[str], int]
+    channel: Callable[[str], int]
+    actor: Callable[[str | None], int]
+    key: Callable[[str], int]
+    value: Callable[[Value], int]
+    tag: Callable[[tuple], int]
+
+
+@dataclass
+class PolicyFacts:
+    """What :func:`measure` hands to the fact writer."""
+
+    lines: list[str] = field(default_factory=list)
+    #: Events the prepare part must see: would-be triggers, glob hits, bounding kinds.
+    relevant: set[str] = field(default_factory=set)
+    #: Would-be instances (expectations and obligations) for the text linker, with the text of
+    #: their opening event.
+    linkable: list[tuple[Expectation, str | None]] = field(default_factory=list)
+    #: Keys that would-be instances want or are superseded by.
+    keys: set[str] = field(default_factory=set)
+
+    def fact(self, name: str, *args: int | str) -> None:
+        parts = []
+        for arg in args:
+            if isinstance(arg, str):
+                if arg not in TIERS:
+                    raise ValueError(f"{arg!r} is not part of the fixed vocabulary")
+                parts.append(arg)
+            else:
+                parts.append(str(check_int(arg, name)))
+        self.lines.append(f"{name}({','.join(parts)}).")
+
+
+class _Index:
+    """Events by channel, kind, actor, key and path; phrases and globs measured on demand."""
+
+    def __init__(self, events: Iterable[Event], vocabulary: Vocabulary) -> None:
+        self.events = {e.id: e for e in events}
+        self.by_channel: dict[str, set[str]] = defaultdict(set)
+        self.by_kind: dict[str, set[str]] = defaultdict(set)
+        self.by_actor: dict[str | None, set[str]] = defaultdict(set)
+        self.by_key: dict[str, set[str]] = defaultdict(set)
+        self.by_path: dict[str, set[str]] = defaultdict(set)
+        for e in self.events.values():
+            self.by_channel[e.channel].add(e.id)
+            self.by_kind[e.kind or ""].add(e.id)
+            self.by_actor[e.by].add(e.id)
+            for a in e.sets:
+                self.by_key[a.key].add(e.id)
+            for path in e.files:
+                self.by_path[path].add(e.id)
+        self.keys = sorted(self.by_key)
+        self.vocabulary = vocabulary
+        self._globs: dict[str, set[str]] = {}
+        self._phrases: dict[str, set[str]] = {}
+        self._tokens: dict[str, list[str]] | None = None
+
+    def matching_keys(self, pattern: str) -> list[str]:
+        if not pattern.endswith("*"):
+            return [pattern] if pattern in self.by_key else []
+        prefix = pattern[:-1]
+        start = bisect.bisect_left(self.keys, prefix)
+        out = []
+        for key in self.keys[start:]:
+            if not key.startswith(prefix):
+                break
+            out.append(key)
+        return out
+
+    def glob_events(self, glob: str) -> set[str]:
+        found = self._globs.get(glob)
+        if found is None:
+            match = compile_glob(glob).fullmatch
+            found = set()
+            for path, ids in self.by_path.items():
+                if match(path):
+                    found |= ids
+            self._globs[glob] = found
+        return found
+
+    def phrase_events(self, phrase: str) -> set[str]:
+        found = self._phrases.get(phrase)
+        if found is None:
+            wanted = self.vocabulary.phrase(phrase)
+            if self._tokens is None:
+                self._tokens = {
+                    e.id: self.vocabulary.tokens(e.text) for e in self.events.values() if e.text
+                }
+            width = len(wanted)
+            found = {
+                ident
+                for ident, tokens in self._tokens.items()
+                if width
+                and any(
+                    tuple(tokens[i : i + width]) == wanted for i in range(len(tokens) - width + 1)
+                )
+            }
+            self._phrases[phrase] = found
+        return found
+
+    def condition_events(self, c: Condition) -> set[str]:
+        """Events that meet the condition (not negated), measured on text where it is text."""
+        if c.kind == "channel":
+            return self.by_channel.get(c.operand, set())
+        if c.kind == "kind":
+            return self.by_kind.get(c.operand, set())
+        if c.kind == "by":
+            return self.by_actor.get(c.operand, set())
+        if c.kind == "touches":
+            return self.glob_events(c.operand)
+        if c.kind == "text":
+            return self.phrase_events(c.operand)
+        out: set[str] = set()
+        for key in self.matching_keys(c.operand):
+            for ident in self.by_key[key]:
+                if not c.has_value or _sets(self.events[ident], key, c.value):
+                    out.add(ident)
+        return out
+
+
+def _sets(event: Event, key: str, value: Value | None) -> bool:
+    return any(
+        a.key == key and a.value == value and type(a.value) is type(value) for a in event.sets
+    )
+
+
+def _text(value: Value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def measure(project: Project, ids: Ids, vocabulary: Vocabulary) -> PolicyFacts:
+    """Every measurement and would-be instance of the project's policies, as integer facts."""
+    out = PolicyFacts()
+    index = _Index(project.events, vocabulary)
+    declared = {x.id: x.location for x in project.expectations}
+    declared.update({t.id: t.location for t in project.tasks})
+    templates = {t.id: t for t in project.templates}
+    kinds: set[str] = set()
+    globs: set[str] = set()
+
+    # Clauses of hand-declared expectations that need measurements.
+    for x in project.expectations:
+        if x.want_touches is not None:
+            globs.add(x.want_touches)
+        if x.before_next_kind is not None:
+            kinds.add(x.before_next_kind)
+
+    shapes_done: set[int] = set()
+
+    def shape(s: Expectation, tag: tuple, siblings: dict[str, int] | None = None) -> int:
+        number = ids.tag(("shape", *tag))
+        if number in shapes_done:
+            return number
+        shapes_done.add(number)
+        _shape_facts(out, number, s, ids, siblings)
+        if s.want_touches is not None:
+            globs.add(s.want_touches)
+        if s.before_next_kind is not None:
+            kinds.add(s.before_next_kind)
+        return number
+
+    for policy in project.policies:
+        p = ids.tag(("policy", policy.id))
+        out.fact("policy", p)
+        template = templates.get(policy.opens) if policy.opens else None
+        if template is not None:
+            task_shape = _task_shape(policy, template)
+            out.fact("opens", p, shape(task_shape, ("task", policy.id)))
+            siblings = {s.id: ids.tag(("shape", template.id, s.id)) for s in template.obligations}
+            for s in template.obligations:
+                shape(s, (template.id, s.id), siblings)
+        else:
+            out.fact("policy_shape", p, shape(policy.shape, (policy.id,)))
+        for number, c in enumerate(policy.conditions):
+            _condition_facts(out, ids.tag(("cond", policy.id, number)), p, c, ids, index)
+            if c.kind == "kind":
+                kinds.add(c.operand)
+            if c.kind == "touches":
+                globs.add(c.operand)
+        _instances(out, policy, p, template, ids, index, declared, project.derived)
+
+    # Events that set a key some would-be instance wants (or is superseded by) are candidates.
+    for key in out.keys:
+        out.relevant |= index.by_key.get(key, set())
+    for glob in sorted(globs):
+        g = ids.tag(("glob", glob))
+        for ident in sorted(index.glob_events(glob)):
+            out.fact("glob_hit", g, ids.event(ident))
+            out.relevant.add(ident)
+    for kind in sorted(kinds):
+        kd = ids.tag(("kind", kind))
+        for ident in sorted(index.by_kind.get(kind, ())):
+            out.fact("event_kind", ids.event(ident), kd)
+            out.relevant.add(ident)
+    return out
+
+
+def _task_shape(policy: Policy, template) -> Expectation:
+    """A task instance's own clauses: the policy's task-level clauses over the template's."""
+    base = template.task
+    own = policy.shape
+    return Expectation(
+        id=policy.id,
+        location=policy.location,
+        title=own.title if own.title is not None else base.title,
+        principals=own.principals or base.principals,
+        requires=tuple(dict.fromkeys((*base.requires, *own.requires))),
+        scope=own.scope if own.scope is not None else base.scope,
+    )
+
+
+def _shape_facts(
+    out: PolicyFacts, s: int, x: Expectation, ids: Ids, siblings: dict[str, int] | None
+) -> None:
+    """The clauses every instance of a shape shares (keys and values are per instance)."""
+    if x.verify is not None:
+        out.fact("shape_verify", s, x.verify)
+    for name in x.search:
+        out.fact("shape_search", s, ids.channel(name))
+    for required in x.requires:
+        if siblings is not None:
+            out.fact("shape_sibling", s, siblings[required])
+        else:
+            out.fact("shape_requires", s, ids.item(required))
+    for name in x.principals:
+        out.fact("shape_principal", s, ids.actor(name))
+    if x.window is not None:
+        out.fact("shape_window", s, x.window)
+    if x.within is not None:
+        out.fact("shape_within", s, x.within)
+    if x.deadline is not None:
+        out.fact("shape_deadline", s, times.encode(x.deadline))
+    if x.opened is not None:
+        out.fact("shape_opened_time", s, times.encode(x.opened))
+    if x.opened_by is not None:
+        out.fact("shape_opened_by", s, ids.event(x.opened_by))
+    if x.before is not None:
+        out.fact("shape_before", s, ids.event(x.before))
+    if x.before_next_kind is not None:
+        out.fact("shape_next_kind", s, ids.tag(("kind", x.before_next_kind)))
+    if x.want_touches is not None:
+        out.fact("shape_want_touches", s, ids.tag(("glob", x.want_touches)))
+    if x.part_of is not None and siblings is None:
+        out.fact("shape_part_of", s, ids.item(x.part_of))
+
+
+def _condition_facts(
+    out: PolicyFacts, c: int, p: int, cond: Condition, ids: Ids, index: _Index
+) -> None:
+    out.fact("when", p, c)
+    if cond.negated:
+        out.fact("negated", c)
+    if cond.kind == "channel":
+        out.fact("when_channel", c, ids.channel(cond.operand))
+    elif cond.kind == "kind":
+        out.fact("when_kind", c, ids.tag(("kind", cond.operand)))
+    elif cond.kind == "by":
+        out.fact("when_by", c, ids.actor(cond.operand))
+    elif cond.kind == "touches":
+        out.fact("when_touches", c, ids.tag(("glob", cond.operand)))
+    elif cond.kind == "text":
+        ph = ids.tag(("phrase", cond.operand))
+        out.fact("when_text", c, ph)
+        for ident in sorted(index.phrase_events(cond.operand)):
+            out.fact("text_hit", ph, ids.event(ident))
+    else:
+        out.fact("when_set", c)
+        if cond.has_value:
+            assert cond.value is not None
+            out.fact("when_value", c, ids.value(cond.value))
+        for key in index.matching_keys(cond.operand):
+            out.fact("key_match", c, ids.key(key))
+
+
+def _instances(
+    out: PolicyFacts,
+    policy: Policy,
+    p: int,
+    template,
+    ids: Ids,
+    index: _Index,
+    declared: dict,
+    derived: dict,
+) -> None:
+    """Every would-be instance of one policy: the events meeting all its positive conditions."""
+    positive = [c for c in policy.conditions if not c.negated]
+    pools = sorted((index.condition_events(c) for c in positive), key=len)
+    pool = set(pools[0]) if pools else set(index.events)
+    for other in pools[1:]:
+        pool &= other
+    keyed = policy.conditions[policy.keyed] if policy.keyed is not None else None
+    c_keyed = ids.tag(("cond", policy.id, policy.keyed)) if keyed is not None else None
+    for ident in sorted(pool):
+        event = index.events[ident]
+        base = {"event": ident, "by": event.by or ""}
+        matches: list[tuple[str | None, Value | None, dict[str, str]]] = []
+        if keyed is None:
+            matches.append((None, None, base))
+        else:
+            pattern = keyed.operand
+            prefix = pattern.endswith("*")
+            for a in event.sets:
+                if not (a.key.startswith(pattern[:-1]) if prefix else a.key == pattern):
+                    continue
+                if keyed.has_value and not _sets(event, a.key, keyed.value):
+                    continue
+                star = a.key[len(pattern) - 1 :] if pattern.endswith("*") else ""
+                names = {**base, "key": a.key, "value": _text(a.value), "1": star}
+                matches.append((a.key, a.value, names))
+        for key, value, names in matches:
+            instance = f"{policy.id}/{ident}" + (f"/{key}" if policy.per_key else "")
+            if instance in declared:
+                raise InputError(
+                    f"instance '{instance}' of policy '{policy.id}' has the id of a declaration "
+                    f"at {declared[instance]}",
+                    policy.location,
+                )
+            number = ids.item(instance)
+            out.relevant.add(ident)
+            out.fact("potential", number, p, ids.event(ident))
+            if key is not None and c_keyed is not None:
+                out.fact("keyed", number, c_keyed, ids.key(key))
+            if template is None:
+                x = _instance_shape(policy.shape, instance, ident, names, value)
+                _want_facts(out, number, x, ids)
+                out.linkable.append((x, event.text))
+                derived[instance] = x
+                continue
+            obligations = []
+            for s in template.obligations:
+                ob = instantiate_obligation(s, instance)
+                o = ids.item(ob.id)
+                out.fact("potential_obligation", o, number, ids.tag(("shape", template.id, s.id)))
+                _want_facts(out, o, ob, ids)
+                out.linkable.append((ob, event.text))
+                derived[ob.id] = ob
+                obligations.append(ob.id)
+            title = policy.shape.title
+            derived[instance] = Task(
+                id=instance,
+                location=policy.location,
+                title=substitute(title, names) if title is not None else template.task.title,
+                opened_by=ident,
+                principals=policy.shape.principals or template.task.principals,
+                requires=tuple(dict.fromkeys((*template.task.requires, *policy.shape.requires))),
+                obligations=tuple(obligations),
+                template=template.id,
+            )
+
+
+def _instance_shape(
+    shape: Expectation, instance: str, trigger: str, names: dict[str, str], value: Value | None
+) -> Expectation:
+    return replace(
+        shape,
+        id=instance,
+        title=substitute(shape.title, names) if shape.title is not None else None,
+        opened_by=trigger,
+        want=substitute_assignment(shape.want, names, value),
+        superseded_when=substitute_assignment(shape.superseded_when, names, value),
+    )
+
+
+def _want_facts(out: PolicyFacts, number: int, x: Expectation, ids: Ids) -> None:
+    if x.want is not None:
+        out.keys.add(x.want.key)
+        out.fact("inst_want", number, ids.key(x.want.key), ids.value(x.want.value))
+    if x.superseded_when is not None:
+        sw = x.superseded_when
+        out.keys.add(sw.key)
+        out.fact("inst_superseded_when", number, ids.key(sw.key), ids.value(sw.value))

@@ -1,0 +1,106 @@
+"""``$`` substitutions in policies and templates (SPEC §5.1), and expanding templates.
+
+A policy's ``title``, ``want`` and ``superseded_when`` may name ``$event`` (the trigger's id),
+``$by`` (its actor; empty when the event names none), ``$key`` and ``$value`` (the key and value
+its keyed ``when set`` condition matched) and ``$1`` (the part of that key matched by ``*``); a
+template obligation's ``want`` and ``superseded_when`` keys and values, and its title, may name
+``$task``. ``$$`` stands for a ``$`` itself. A value that is exactly ``"$value"`` keeps the
+matched value's type (``when set n.* = 3`` then ``want $key = "$value"`` wants the integer 3).
+
+The parser checks that every ``$`` name has something to stand for where it is written; this
+module does the checking and the (purely textual) substitution, and expands ``task ID from
+TEMPLATE`` into a task and its obligations ``ID/NAME``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import replace
+
+from resolver.language.model import Assignment, Expectation, Task, Template, Value
+
+__all__ = [
+    "POLICY_NAMES",
+    "TEMPLATE_NAMES",
+    "expand_template",
+    "names_in",
+    "substitute",
+    "substitute_assignment",
+]
+
+_NAME = re.compile(r"\$(\$|\d+|[A-Za-z_]\w*)")
+#: Names a policy may use (``key``, ``value`` and ``1`` only with a keyed ``when set``).
+POLICY_NAMES = ("event", "by", "key", "value", "1")
+#: Names a template obligation may use.
+TEMPLATE_NAMES = ("task",)
+
+
+def names_in(text: str) -> list[str]:
+    """The ``$`` names used in ``text`` (``$$`` is not a name)."""
+    return [m.group(1) for m in _NAME.finditer(text) if m.group(1) != "$"]
+
+
+def shape_texts(shape: Expectation) -> list[str]:
+    """Every text of a shape where substitutions apply: title, want and superseded_when."""
+    out = [shape.title or ""]
+    for assignment in (shape.want, shape.superseded_when):
+        if assignment is not None:
+            out.append(assignment.key)
+            if isinstance(assignment.value, str):
+                out.append(assignment.value)
+    return out
+
+
+def substitute(text: str, mapping: Mapping[str, str]) -> str:
+    """Replace each ``$name`` by its text (names were checked by the parser)."""
+    return _NAME.sub(lambda m: "$" if m.group(1) == "$" else mapping[m.group(1)], text)
+
+
+def substitute_assignment(
+    assignment: Assignment | None, mapping: Mapping[str, str], typed: Value | None = None
+) -> Assignment | None:
+    """``key = value`` with substitutions; ``"$value"`` alone becomes ``typed`` when given."""
+    if assignment is None:
+        return None
+    value = assignment.value
+    if isinstance(value, str):
+        value = typed if value == "$value" and typed is not None else substitute(value, mapping)
+    return Assignment(substitute(assignment.key, mapping), value)
+
+
+def expand_template(template: Template, task: Task) -> tuple[Task, list[Expectation]]:
+    """A task from a template: the task's own clauses override the template's.
+
+    Obligations become ``TASK/NAME`` with ``$task`` replaced by the task's id, ``requires NAME``
+    naming the sibling ``TASK/NAME`` and ``part_of`` the task.
+    """
+    base = template.task
+    merged = replace(
+        task,
+        title=task.title if task.title is not None else base.title,
+        opened_by=task.opened_by if task.opened_by is not None else base.opened_by,
+        opened=task.opened if task.opened is not None else base.opened,
+        principals=task.principals or base.principals,
+        requires=tuple(dict.fromkeys((*base.requires, *task.requires))),
+        scope=task.scope if task.scope is not None else base.scope,
+        template=template.id,
+    )
+    obligations = [instantiate_obligation(shape, task.id) for shape in template.obligations]
+    ids = tuple(o.id for o in obligations)
+    return replace(merged, obligations=(*ids, *task.obligations)), obligations
+
+
+def instantiate_obligation(shape: Expectation, task_id: str) -> Expectation:
+    """One template obligation for the task ``task_id``."""
+    mapping = {"task": task_id}
+    return replace(
+        shape,
+        id=f"{task_id}/{shape.id}",
+        title=substitute(shape.title, mapping) if shape.title is not None else None,
+        want=substitute_assignment(shape.want, mapping),
+        superseded_when=substitute_assignment(shape.superseded_when, mapping),
+        requires=tuple(f"{task_id}/{name}" for name in shape.requires),
+        part_of=task_id,
+        is_obligation=True,
+    )

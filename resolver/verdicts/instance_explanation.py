@@ -1,0 +1,75 @@
+"""The explanation step of a policy instance: which policy, which trigger, which conditions.
+
+``explain`` of an instance (SPEC 5.1) says where it came from: the policy, the event that
+triggered it, and each ``when`` condition with whether that event met it, read from the rules'
+``instance`` (at the standpoint) and ``cond_met`` (prepared) atoms; the conditions themselves
+are written back in the language's words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from resolver.language.model import Condition, Policy
+from resolver.verdicts.resolution import ExpectationVerdict, TaskVerdict
+
+__all__ = ["condition_text", "instance_nodes"]
+
+
+def condition_text(c: Condition) -> str:
+    """A condition as it is written: ``when not touches "docs/**"``."""
+    operand = c.operand if c.kind in ("channel", "kind", "by", "set") else f'"{c.operand}"'
+    text = f"{c.kind} {operand}"
+    if c.kind == "set" and c.has_value:
+        value = c.value
+        shown = f'"{value}"' if isinstance(value, str) else str(value).lower()
+        text += f" = {shown}"
+    return "when " + ("not " if c.negated else "") + text
+
+
+def instance_nodes(view: Any, verdict: ExpectationVerdict | TaskVerdict) -> list[Any]:
+    """The ``instance`` node of an explanation (nothing for a declared item)."""
+    from resolver.verdicts.explanation import Node  # the tree's node type
+
+    if verdict.policy is None or verdict.trigger is None:
+        return []
+    policy = next((p for p in view.project.policies if p.id == verdict.policy), None)
+    if policy is None:
+        return []
+    facts = view.facts
+    # An obligation of a task instance was triggered through its task.
+    source = verdict.id
+    derived = view.project.derived.get(verdict.id)
+    part_of = getattr(derived, "part_of", None)
+    if part_of and view.project.derived.get(part_of) is not None:
+        source = part_of
+    number = facts.interner.get(("item", source))
+    met = {c for x, c in view.prepared.core.get("cond_met") if x == number}
+    children = []
+    for index, condition in enumerate(policy.conditions):
+        c = facts.interner.get(("cond", policy.id, index))
+        ok = c in met
+        children.append(
+            Node(
+                "condition",
+                f"{condition_text(condition)}: {'met' if ok else 'not met'} by {verdict.trigger}",
+                code="met" if ok else "not_met",
+                event=verdict.trigger,
+                data={"condition": condition_text(condition), "met": ok},
+            )
+        )
+    text = f"instance of policy {policy.id} ({_where(policy)}), triggered by {verdict.trigger}"
+    return [
+        Node(
+            "instance",
+            text,
+            code="instance",
+            event=verdict.trigger,
+            data={"policy": policy.id, "trigger": verdict.trigger, "task": source},
+            children=tuple(children),
+        )
+    ]
+
+
+def _where(policy: Policy) -> str:
+    return str(policy.location)
