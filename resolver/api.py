@@ -61,7 +61,15 @@ def snapshot_facts(prepared: Prepared, path: str | Path | None) -> Query:
     except json.JSONDecodeError as exc:
         raise InputError(f"invalid JSON: {exc.msg}", Location(str(path), exc.lineno)) from None
     except RecursionError:
-        raise InputError("JSON nested too deeply", where) from None
+        raise InputError("invalid JSON: nested too deeply", where) from None
+    except ValueError:  # Python refuses integers of more than 4,300 digits
+        raise InputError("invalid JSON: an integer with too many digits", where) from None
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(
+            "a string holds a lone surrogate escape, which is not UTF-8", where
+        ) from None
     if not isinstance(data, dict) or not isinstance(data.get("state"), dict):
         raise InputError('expected {"observed": TIME, "state": {KEY: VALUE}}', where)
     if "observed" in data:

@@ -488,12 +488,14 @@ def test_every_confidence_class(klass: str) -> None:
     assert (steps[1].kind, steps[1].value) == ("confidence", klass.upper())
 
 
-def test_flags_are_lower_cased_and_open_ended() -> None:
-    steps = parse('test "t" { at 2024-01-01 expect x lacks Claimed_Unverified expect x has new }')
+def test_flags_are_lower_cased_and_closed() -> None:
+    steps = parse('test "t" { at 2024-01-01 expect x lacks Claimed_Unverified expect x has late }')
     assert [(s.kind, s.value) for s in steps.tests[0].steps[1:]] == [
         ("lacks", "claimed_unverified"),
-        ("has", "new"),
+        ("has", "late"),
     ]
+    with pytest.raises(InputError, match="unknown flag 'new'"):
+        parse('test "t" { at 2024-01-01 expect x has new }')
 
 
 def test_parse_file_names_the_path(tmp_path) -> None:

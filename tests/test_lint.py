@@ -49,10 +49,6 @@ CASES = [
         "expect names y, which is no declared expectation",
     ),
     (
-        'expectation x { opened 2024-07-01 } test "t" { at 2024-07-02 expect x has late_ }',
-        "late_ is not a flag",
-    ),
-    (
         'test "t" { at 2024-07-02 expect finding false_completion ghost }',
         "expect finding names ghost, which is no event",
     ),

@@ -186,17 +186,17 @@ def _refusal(
 ) -> Decision:
     verdict = resolution.task(task)
     assert verdict is not None
-    reason = refusal_text(prepared, resolution, task)
     refusals = consecutive_refusals(prepared, resolution, task, by) + 1  # and this claim
     if payload.stop_hook_active:
         warning = "stop_hook_active: not blocking again; the false completion stays recorded"
-        return Decision(payload.event, False, reason, claim, verdict.status, warning)
+        return Decision(payload.event, False, "", claim, verdict.status, warning)
     if refusals > max_refusals:
         warning = (
             f"{refusals - 1} consecutive refusals (cap {max_refusals}): allowing; "
             f"the false completion {claim} stays recorded"
         )
-        return Decision(payload.event, False, reason, claim, verdict.status, warning)
+        return Decision(payload.event, False, "", claim, verdict.status, warning)
+    reason = refusal_text(prepared, resolution, task)
     return Decision(payload.event, True, reason, claim, verdict.status)
 
 

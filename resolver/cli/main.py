@@ -17,6 +17,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, TextIO
 
 from resolver import __version__, inputs
@@ -46,10 +47,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@cache
+def _parser() -> argparse.ArgumentParser:
+    """The parser, built once per process (a test or tool may call :func:`main` many times)."""
+    return build_parser()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns its exit code."""
     try:
-        args = build_parser().parse_args(argv)
+        args = _parser().parse_args(argv)
     except KeyboardInterrupt:
         return _interrupted()
     inputs.forget()

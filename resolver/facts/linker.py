@@ -20,7 +20,9 @@ measurements to the rules as integer facts (see ``facts.py``):
 Words are normalised (Unicode NFKC, case folded, split on anything that is not a letter or digit),
 stop words dropped, a light suffix-stripping stemmer applied, and ``alias`` words mapped to the
 first word of their alias line. A word found in the texts of more than ``COMMON_WORD_EVENTS``
-events (100) is not a linking word: it counts neither as shared nor in a title's total.
+events (100) is not a linking word: it never counts as shared, but it still counts in the total
+of the title or opening text it belongs to (a frequent word is no evidence of a link, and leaving
+it out of the total would let two rare words be "more than half" of a longer text).
 Events are indexed by token, so the linker only compares an expectation with events sharing one
 of its words: the work grows with the links found, never with expectations times events.
 """
@@ -223,7 +225,8 @@ class TextLinker:
     def links(self, expectation: Expectation, opening_text: str | None) -> Iterator[Link]:
         """Every event whose text shares a content word, a phrase or the id with the expectation."""
         vocab = self.vocabulary
-        title = vocab.token_set(expectation.title) - self.common
+        title_all = vocab.token_set(expectation.title)
+        title = title_all - self.common
         opening_all = vocab.token_set(opening_text)
         opening = opening_all - self.common
         phrases = [p for p in (vocab.phrase(m) for m in expectation.matches) if p]
@@ -246,8 +249,8 @@ class TextLinker:
             link = Link(
                 expectation=expectation.id,
                 event=event_id,
-                title_overlap=(title_shared, len(title)) if title_shared else None,
-                opening_overlap=(opening_shared, len(opening)) if opening_shared else None,
+                title_overlap=(title_shared, len(title_all)) if title_shared else None,
+                opening_overlap=(opening_shared, len(opening_all)) if opening_shared else None,
                 phrase_hit=any(_contains(tokens, p) for p in phrases),
                 names_value=bool(value_tokens) and _contains(tokens, value_tokens),
                 names_id=bool(id_words) and _contains_words(self._texts[event_id], id_words),

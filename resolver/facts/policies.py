@@ -21,20 +21,17 @@ distinct paths), so the work grows with the matches, never with policies x event
 
 from __future__ import annotations
 
-import bisect
-from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from resolver import times
 from resolver.errors import InputError
 from resolver.facts.interning import check_int
 from resolver.facts.linker import Vocabulary
-from resolver.language.globs import compile_glob
+from resolver.facts.policy_index import EventIndex, sets_value
 from resolver.language.model import (
     TIERS,
     Condition,
-    Event,
     Expectation,
     Policy,
     Project,
@@ -88,99 +85,6 @@ class PolicyFacts:
         self.lines.append(f"{name}({','.join(parts)}).")
 
 
-class _Index:
-    """Events by channel, kind, actor, key and path; phrases and globs measured on demand."""
-
-    def __init__(self, events: Iterable[Event], vocabulary: Vocabulary) -> None:
-        self.events = {e.id: e for e in events}
-        self.by_channel: dict[str, set[str]] = defaultdict(set)
-        self.by_kind: dict[str, set[str]] = defaultdict(set)
-        self.by_actor: dict[str | None, set[str]] = defaultdict(set)
-        self.by_key: dict[str, set[str]] = defaultdict(set)
-        self.by_path: dict[str, set[str]] = defaultdict(set)
-        for e in self.events.values():
-            self.by_channel[e.channel].add(e.id)
-            self.by_kind[e.kind or ""].add(e.id)
-            self.by_actor[e.by].add(e.id)
-            for a in e.sets:
-                self.by_key[a.key].add(e.id)
-            for path in e.files:
-                self.by_path[path].add(e.id)
-        self.keys = sorted(self.by_key)
-        self.vocabulary = vocabulary
-        self._globs: dict[str, set[str]] = {}
-        self._phrases: dict[str, set[str]] = {}
-        self._tokens: dict[str, list[str]] | None = None
-
-    def matching_keys(self, pattern: str) -> list[str]:
-        if not pattern.endswith("*"):
-            return [pattern] if pattern in self.by_key else []
-        prefix = pattern[:-1]
-        start = bisect.bisect_left(self.keys, prefix)
-        out = []
-        for key in self.keys[start:]:
-            if not key.startswith(prefix):
-                break
-            out.append(key)
-        return out
-
-    def glob_events(self, glob: str) -> set[str]:
-        found = self._globs.get(glob)
-        if found is None:
-            match = compile_glob(glob).fullmatch
-            found = set()
-            for path, ids in self.by_path.items():
-                if match(path):
-                    found |= ids
-            self._globs[glob] = found
-        return found
-
-    def phrase_events(self, phrase: str) -> set[str]:
-        found = self._phrases.get(phrase)
-        if found is None:
-            wanted = self.vocabulary.phrase(phrase)
-            if self._tokens is None:
-                self._tokens = {
-                    e.id: self.vocabulary.tokens(e.text) for e in self.events.values() if e.text
-                }
-            width = len(wanted)
-            found = {
-                ident
-                for ident, tokens in self._tokens.items()
-                if width
-                and any(
-                    tuple(tokens[i : i + width]) == wanted for i in range(len(tokens) - width + 1)
-                )
-            }
-            self._phrases[phrase] = found
-        return found
-
-    def condition_events(self, c: Condition) -> set[str]:
-        """Events that meet the condition (not negated), measured on text where it is text."""
-        if c.kind == "channel":
-            return self.by_channel.get(c.operand, set())
-        if c.kind == "kind":
-            return self.by_kind.get(c.operand, set())
-        if c.kind == "by":
-            return self.by_actor.get(c.operand, set())
-        if c.kind == "touches":
-            return self.glob_events(c.operand)
-        if c.kind == "text":
-            return self.phrase_events(c.operand)
-        out: set[str] = set()
-        for key in self.matching_keys(c.operand):
-            for ident in self.by_key[key]:
-                if not c.has_value or _sets(self.events[ident], key, c.value):
-                    out.add(ident)
-        return out
-
-
-def _sets(event: Event, key: str, value: Value | None) -> bool:
-    return any(
-        a.key == key and a.value == value and type(a.value) is type(value) for a in event.sets
-    )
-
-
 def _text(value: Value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -190,7 +94,7 @@ def _text(value: Value) -> str:
 def measure(project: Project, ids: Ids, vocabulary: Vocabulary) -> PolicyFacts:
     """Every measurement and would-be instance of the project's policies, as integer facts."""
     out = PolicyFacts()
-    index = _Index(project.events, vocabulary)
+    index = EventIndex(project.events, vocabulary)
     declared = {x.id: x.location for x in project.expectations}
     declared.update({t.id: t.location for t in project.tasks})
     templates = {t.id: t for t in project.templates}
@@ -304,7 +208,7 @@ def _shape_facts(
 
 
 def _condition_facts(
-    out: PolicyFacts, c: int, p: int, cond: Condition, ids: Ids, index: _Index
+    out: PolicyFacts, c: int, p: int, cond: Condition, ids: Ids, index: EventIndex
 ) -> None:
     out.fact("when", p, c)
     if cond.negated:
@@ -337,7 +241,7 @@ def _instances(
     p: int,
     template,
     ids: Ids,
-    index: _Index,
+    index: EventIndex,
     declared: dict,
     derived: dict,
 ) -> None:
@@ -361,7 +265,7 @@ def _instances(
             for a in event.sets:
                 if not (a.key.startswith(pattern[:-1]) if prefix else a.key == pattern):
                     continue
-                if keyed.has_value and not _sets(event, a.key, keyed.value):
+                if keyed.has_value and not sets_value(event, a.key, keyed.value):
                     continue
                 star = a.key[len(pattern) - 1 :] if pattern.endswith("*") else ""
                 names = {**base, "key": a.key, "value": _text(a.value), "1": star}

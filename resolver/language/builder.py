@@ -44,6 +44,7 @@ from resolver.language.model import (
     Template,
     TestBlock,
 )
+from resolver.vocabulary import FLAGS
 
 __all__ = [
     "CONFIDENCE_CLASSES",
@@ -177,10 +178,8 @@ class Builder(Transformer):
         return ("channel", c[0], str(c[1]))
 
     def seq(self, c: list[Token]) -> Clause:
-        number = int(c[1])
-        if not 0 <= number < 2**31:
-            raise InputError(f"seq must be between 0 and {2**31 - 1}, got {number}", v.loc(c[1]))
-        return ("seq", c[0], number)
+        # seq + 1 must fit in 32 bits too (the rules look for the next number of a channel)
+        return ("seq", c[0], v.integer(c[1], 0, 2**31 - 2, "seq"))
 
     def event_at(self, c: list[Token]) -> Clause:
         return ("at", c[0], v.time(c[1]))
@@ -243,7 +242,8 @@ class Builder(Transformer):
         return Assertion("confidence", str(c[1]), value, v.loc(c[0]))
 
     def expect_flag(self, c: list[Token]) -> Assertion:
-        return Assertion(c[2].type.lower(), str(c[1]), str(c[3]).lower(), v.loc(c[0]))
+        flag = v.choice(c[3], FLAGS, "flag")
+        return Assertion(c[2].type.lower(), str(c[1]), flag, v.loc(c[0]))
 
     def expect_task(self, c: list[Token]) -> Assertion:
         value = v.choice(c[3], TASK_STATUSES, "task status").upper()

@@ -137,10 +137,19 @@ def parse_text(text: str, filename: str) -> ParsedFile:
 def parse_file(path: str | Path) -> ParsedFile:
     """Read (UTF-8) and parse one ``.ol`` file; locations name it as ``str(path)``."""
     name = str(path)
+    data = Path(path).read_bytes()
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(
-            f"not UTF-8 text ({exc.reason} at byte {exc.start})", Location(name, 1, 1)
+            f"not UTF-8 text ({exc.reason} at byte {exc.start})", _byte_location(name, data, exc)
         ) from None
     return parse_text(text, name)
+
+
+def _byte_location(name: str, data: bytes, exc: UnicodeDecodeError) -> Location:
+    """The line and column (in characters, as editors count) of the first byte that is not
+    UTF-8."""
+    line_start = data.rfind(b"\n", 0, exc.start) + 1
+    column = len(data[line_start : exc.start].decode("utf-8", errors="replace")) + 1
+    return Location(name, data.count(b"\n", 0, exc.start) + 1, column)

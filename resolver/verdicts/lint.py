@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import networkx as nx
+
 from resolver.errors import Location
 from resolver.facts.actor_patterns import matches_by_pattern
 from resolver.language.loader import Diagnostic
@@ -46,7 +48,28 @@ def lint(project: Project, loaded: Sequence[Diagnostic] = ()) -> list[Diagnostic
     found.extend(checker.events())
     found.extend(checker.tests())
     found.extend(checker.patterns())
+    found.extend(_requires_cycles(project))
     return sorted(set(found), key=_place)
+
+
+def _requires_cycles(project: Project) -> Iterable[Diagnostic]:
+    """One warning per cycle of two or more items in ``requires`` (``x requires x`` is warned
+    about on its own): each waits for another to close first, so none can be met in order."""
+    graph = nx.DiGraph()
+    items: dict[str, Expectation | Task] = {x.id: x for x in project.expectations}
+    items.update((t.id, t) for t in project.tasks)
+    for item in items.values():
+        graph.add_edges_from((item.id, r) for r in item.requires if r in items and r != item.id)
+    for component in nx.strongly_connected_components(graph):
+        if len(component) < 2:
+            continue
+        edges = nx.find_cycle(graph.subgraph(component), min(component))
+        cycle = [source for source, _ in edges] + [edges[-1][1]]
+        yield Diagnostic(
+            items[cycle[0]].location,
+            WARNING,
+            f"requires cycle {' -> '.join(cycle)}: each waits for another to close first",
+        )
 
 
 def _place(d: Diagnostic) -> tuple:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import jsonschema
 import pytest
 
+from resolver.cli import COMMANDS
 from resolver.cli.main import main
 
 MISSION = Path("fixtures/support-mission/base")
@@ -128,3 +130,22 @@ def test_sarif_for_a_passing_gate_still_reports_the_false_claims(capsys, sarif_v
     assert sorted(r["ruleId"] for r in results) == ["false_completion", "false_pending"]
     levels = {r["ruleId"]: r["level"] for r in results}
     assert levels == {"false_completion": "error", "false_pending": "warning"}
+
+
+def test_the_action_and_the_pre_commit_hooks_run_real_commands():
+    action = Path("action.yml").read_text(encoding="utf-8")
+    assert "using: composite" in action
+    assert "--format github" in action and "--format sarif" in action
+    assert "${{ inputs." not in action.split("run:", 1)[1].split("env:")[0]  # no inline inputs
+    hooks = Path(".pre-commit-hooks.yaml").read_text(encoding="utf-8")
+    assert re.findall(r"^- id: (\S+)", hooks, re.M) == ["openloop-lint", "openloop-check"]
+    entries = re.findall(r"^  entry: openloop (\S+)", hooks, re.M)
+    assert entries == ["lint", "check"] and set(entries) <= set(COMMANDS)
+
+
+@pytest.mark.parametrize("command", ["ready", "brief", "mcp", "hook"])
+def test_the_new_commands_explain_themselves(capsys, command: str):
+    with pytest.raises(SystemExit) as done:
+        main([command, "--help"])
+    assert done.value.code == 0
+    assert len(capsys.readouterr().out) > 300

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -188,3 +192,18 @@ def test_bad_input_exits_2_and_writes_nothing(git_repo, tmp_path, capsys, args, 
 def test_an_empty_repository_is_reported(git_repo, capsys) -> None:
     assert main(["ingest", "git", str(git_repo.path)]) == 2
     assert "has no commits" in capsys.readouterr().err
+
+
+def test_a_progress_line_only_when_stderr_is_a_terminal(git_repo, tmp_path: Path) -> None:
+    git_repo.commit("one", {"a.txt": "1\n"})
+    argv = [sys.executable, "-m", "resolver", "ingest", "git", str(git_repo.path)]
+    argv += ["-o", str(tmp_path / "c.jsonl")]
+    leader, follower = pty.openpty()
+    done = subprocess.run(argv, stderr=follower, stdout=subprocess.DEVNULL, check=False)
+    os.close(follower)
+    shown = os.read(leader, 4096).decode()
+    os.close(leader)
+    assert done.returncode == 0
+    assert "ingest git: 1/1 commits" in shown
+    piped = subprocess.run(argv, capture_output=True, text=True, check=False)
+    assert (piped.returncode, piped.stderr) == (0, "")

@@ -186,3 +186,24 @@ def test_the_command_killed_mid_refresh_keeps_the_previous_refresh(tmp_path, pre
         child.wait()
         latest, count = _assert_whole(db, derived)
         assert latest >= first and count == EXPECTATIONS
+
+
+def test_two_refreshes_at_once_queue_and_both_land_whole(tmp_path, prepared) -> None:
+    _, history, points, derived = prepared
+    db = tmp_path / "ledger.db"
+    update.record(db, "refresh", points[0], derived[points[0].at], history.sources, 999)
+
+    def refresher(point) -> Callable[[], None]:
+        def work() -> None:
+            for k in range(4):
+                update.record(db, "refresh", point, derived[point.at], history.sources, k)
+
+        return work
+
+    writers = [_fork(refresher(p)) for p in points[1:]]
+    assert [os.waitpid(pid, 0)[1] for pid in writers] == [0, 0]
+    latest, _ = _assert_whole(db, derived)
+    conn = sqlite3.connect(db)
+    ids = [row[0] for row in conn.execute("SELECT id FROM refresh ORDER BY id")]
+    conn.close()
+    assert ids == list(range(1, 10)) and latest == 9  # nine refreshes, none lost or merged

@@ -1,0 +1,54 @@
+"""rules/prepare/roles.lp: channel roles, agents, principals, authority, markers spreading."""
+
+from __future__ import annotations
+
+from tests.rules.harness import prepare
+
+
+def test_sessions_is_a_mention_channel_unless_declared_work() -> None:
+    a = prepare("channel(1). channel(2). sessions_channel(2).")
+    assert a.has("work(1)") and a.has("mention(2)") and not a.has("work(2)")
+    b = prepare("channel(2). sessions_channel(2). declared_role(2,work).")
+    assert b.has("work(2)") and not b.has("mention(2)")
+
+
+def test_a_declared_mention_channel() -> None:
+    a = prepare("channel(3). declared_role(3,mention).")
+    assert a.has("mention(3)") and not a.has("work(3)")
+
+
+def test_principals_own_then_task_then_declared() -> None:
+    facts = "actor(1). actor(2). actor(3). actor_role(3,principal). expectation(10). task(20). "
+    own = prepare(facts + "part_of(10,20). principal(10,1). principal(20,2).")
+    assert own.named("principal_of") == {"principal_of(10,1)"}
+    task = prepare(facts + "part_of(10,20). principal(20,2).")
+    assert task.named("principal_of") == {"principal_of(10,2)"}
+    declared = prepare(facts)
+    assert declared.named("principal_of") == {"principal_of(10,3)"}
+    assert declared.has("has_principals(10)")
+
+
+def test_authority_is_the_principals_else_any_non_agent() -> None:
+    facts = "actor(0). actor(1). actor(2). actor_role(2,agent). expectation(10). "
+    free = prepare(facts)
+    assert free.has("authority(10,0)") and free.has("authority(10,1)")
+    assert not free.has("authority(10,2)") and free.has("agent(2)")
+    named = prepare(facts + "principal(10,1).")
+    assert named.named("authority") == {"authority(10,1)"}
+    agent_principal = prepare(facts + "principal(10,2).")
+    assert agent_principal.named("authority") == set()
+
+
+def test_actor_patterns_give_roles_unless_declared_plainly() -> None:
+    facts = "actor(1). actor(2). pattern_role(50,agent). pattern_match(50,1). pattern_match(50,2). "
+    a = prepare(facts + "actor_role(2,principal).")
+    assert a.has("agent(1)") and not a.has("agent(2)") and a.has("declared_principal(2)")
+    b = prepare("actor(1). pattern_role(51,principal). pattern_match(51,1).")
+    assert b.has("declared_principal(1)")
+
+
+def test_markers_naming_a_task_spread_except_completes() -> None:
+    facts = "expectation(10). task(20). part_of(10,20). "
+    a = prepare(facts + "marker(5,waives,20). marker(6,completes,20). marker(7,cancels,10).")
+    assert a.has("names(5,waives,10)") and not a.has("names(6,completes,10)")
+    assert a.has("names(7,cancels,10)")
