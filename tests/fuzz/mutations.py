@@ -213,7 +213,7 @@ def _retype(rng: random.Random, data: bytes) -> tuple[bytes, str]:
     at = rng.choice(candidates)
     try:
         record = json.loads(lines[at])
-    except ValueError:
+    except (ValueError, RecursionError):  # an earlier mutation broke or nested the line
         return _interesting(rng, data)
     if not isinstance(record, dict) or not record:
         return _interesting(rng, data)

@@ -65,3 +65,9 @@ def test_every_other_candidate_is_rejected_with_its_most_specific_reason() -> No
     assert a.has("rejection(10,14,merge_text)") and a.has("rejection(10,15,restatement)")
     assert a.has("rejection(10,16,wrong_value)")
     assert len(a.named("rejection")) == 10, "one reason per rejected candidate"
+
+
+def test_static_rejections_are_rejections() -> None:
+    a = prepare(BASE + "event(6,2,200,200,1). sets(6,30,31). event(7,1,50,50,1). sets(7,30,31).")
+    assert a.shows("for_reasons(rejection(10,6,mention_channel))")
+    assert a.shows("for_reasons(rejection(10,7,before_opening))")
