@@ -40,3 +40,13 @@ def test_policy_instances_name_their_verdict_events() -> None:
                 "derived(20,6). derived_task(21,7). kind_after(22,8). touch(20,6). "
                 "touch(21,7). touch(22,8).")
     assert {"evt(6,5,5,0)", "evt(7,6,6,0)", "evt(8,7,7,0)"} <= a.shown
+
+
+def test_only_the_interface_is_shown() -> None:
+    a = prepare(BASE + "event(6,1,200,201,1). sets(6,30,31).")
+    assert not any(s.startswith(("candidate(", "touch(", "reaches(", "expectation(")) for s in a.shown)
+
+
+def test_a_claim_about_a_task_reaches_every_standpoint() -> None:
+    a = prepare("channel(1). task(20). event(8,1,220,220,1). marker(8,claims_complete,20).")
+    assert a.shows("evt(8,220,220,1)") and a.shows("claim(8,claims_complete,20)")

@@ -8,6 +8,8 @@ closing nothing at all.
 
 from __future__ import annotations
 
+import json
+
 from resolver import api
 from tests.helpers import prepare_text, verdict
 
@@ -157,3 +159,33 @@ def test_new_words_beyond_the_opening_text_close():
     )
     found = _status(source, "todo-req")
     assert (found.status, found.closed_by, found.tier) == ("SATISFIED", "c2", "semantic")
+
+
+def test_frequent_words_count_in_the_total_but_never_as_shared():
+    """Two rare words of a four-word opening are not "more than half" of it.
+
+    ``fix`` and ``issue`` occur in more than 100 events, so they are no evidence of a link; they
+    still belong to the opening text, whose total stays four.
+    """
+    from resolver.facts.linker import COMMON_WORD_EVENTS
+
+    noise = [
+        {
+            "id": f"n{i}",
+            "channel": "commits",
+            "seq": i + 3,
+            "at": "2024-07-01T00:00:00Z",
+            "by": "bob",
+            "text": f"fix issue {i}",
+        }
+        for i in range(COMMON_WORD_EVENTS + 1)
+    ]
+    source = """
+    event c1 { channel commits seq 1 at 2024-08-01 by ann text "Fixed setup.py (issue)" }
+    event c2 { channel commits seq 2 at 2024-08-03 by bob text "Small fix to setup.py" }
+    expectation x { opened_by c1 }
+    """
+    jsonl = "".join(json.dumps(row) + "\n" for row in noise)
+    found = verdict(api.status(prepare_text(source, jsonl=jsonl), at=AT), "x")
+    assert found.status == "OPEN"
+    assert "c2" in {r.event for r in found.reasons}
