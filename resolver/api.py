@@ -13,10 +13,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from resolver import inputs, times
+from resolver.engine import partition
 from resolver.engine.prepared import Prepared, Standpoint
 from resolver.engine.query import Query
 from resolver.errors import InputError, Location
 from resolver.language.loader import load
+from resolver.language.model import Project
 from resolver.verdicts.resolution import Resolution, resolve
 
 
@@ -101,3 +103,22 @@ def status(
     return resolve(
         prepared, standpoint(at, known), snapshot_facts(prepared, snapshot), reasons=reasons
     )
+
+
+def status_of(
+    paths: Sequence[str | Path],
+    at: str | int | None = None,
+    known: str | int | None = None,
+    snapshot: str | Path | None = None,
+    jobs: int | None = None,
+    cluster: str | None = None,
+) -> tuple[Resolution, Project]:
+    """Load, then every verdict at one standpoint, in independent parts when that pays
+    (:mod:`resolver.engine.partition`: ``jobs`` processes, or a dask ``cluster``); the
+    verdicts are the same either way. Returns the resolution and the project faces read."""
+    project = load(paths)
+    point = standpoint(at, known)
+    if partition.wanted(project, jobs, cluster):
+        return partition.resolve_parts(project, point, snapshot, jobs, cluster), project
+    prepared = Prepared(project)
+    return resolve(prepared, point, snapshot_facts(prepared, snapshot)), prepared.project

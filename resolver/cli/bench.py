@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from pathlib import Path
 
-from resolver.bench import harness
+from resolver.bench import gaps_bench, harness
 from resolver.errors import InputError
 
 
@@ -33,6 +34,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="comma-separated event counts (default: 10000,100000)",
     )
     parser.add_argument("--million", action="store_true", help="also measure 1,000,000 events")
+    parser.add_argument(
+        "--gaps",
+        action="store_true",
+        help="instead, measure a history whose seq steps by 2 (a gap at every second number) "
+        "against its gap-free twin, in table and JSON form (target: within 3x in time and "
+        f"memory; default {gaps_bench.EVENTS:,} events, {gaps_bench.EXPECTATIONS} expectations)",
+    )
     parser.add_argument(
         "--expectations",
         type=_count,
@@ -130,6 +138,23 @@ def _ensure_folder(option: str, folder: Path | None) -> None:
         raise InputError(f"{option}: cannot create '{folder}': {exc.strerror or exc}") from None
 
 
+def _gaps(args: argparse.Namespace) -> int:
+    """The sequence-gaps measurement; exit 1 if a run failed (a MISS is not a failure)."""
+    with tempfile.TemporaryDirectory(prefix="openloop-gaps-") as scratch:
+        result = gaps_bench.measure(
+            args.data or Path(scratch),
+            args.events or gaps_bench.EVENTS,
+            args.expectations or gaps_bench.EXPECTATIONS,
+            args.memory_limit_mb or None,
+            args.timeout,
+        )
+    sys.stdout.write(json.dumps(result) + "\n" if args.json else gaps_bench.table(result))
+    failed = any(
+        "error" in result[f][side] for f in gaps_bench.FORMATS for side in ("gaps", "twin")
+    )
+    return 1 if failed else 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Measure every size; exit 1 if a size could not be measured (crash or timeout)."""
     if args.study is not None:
@@ -143,6 +168,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--events/--sizes: a synthetic history needs at least 20 events")
     for option, folder in (("--data", args.data), ("--profile", args.profile)):
         _ensure_folder(option, folder)
+    if args.gaps:
+        return _gaps(args)
     options = harness.Options(
         sizes=sizes,
         expectations=args.expectations,

@@ -9,6 +9,7 @@ from resolver.cli.output import write_bytes, write_stdout
 from resolver.engine.prepared import Prepared, Standpoint
 
 __all__ = [
+    "add_jobs",
     "add_output",
     "add_paths",
     "add_snapshot",
@@ -58,6 +59,33 @@ def add_snapshot(parser: argparse.ArgumentParser) -> None:
         help='current-state snapshot {"observed": T, "state": {KEY: VALUE}}: adds corroborating '
         "or contradicting reasons, never changes a status",
     )
+
+
+def add_jobs(parser: argparse.ArgumentParser) -> None:
+    """``--jobs N`` and ``--cluster ADDRESS``: solve independent groups of expectations apart."""
+    parser.add_argument(
+        "--jobs",
+        type=_jobs,
+        metavar="N",
+        help="solve independent groups of expectations in N processes (default: the core "
+        "count, for histories of 5,000 events or more; 1: one solve); verdicts are identical",
+    )
+    parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="solve the groups on this dask.distributed scheduler (e.g. tcp://host:8786; "
+        "needs the 'cluster' extra and openloop on every worker)",
+    )
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
 
 
 def prepare(args: argparse.Namespace) -> Prepared:

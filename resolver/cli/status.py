@@ -6,12 +6,12 @@ import argparse
 
 from resolver import api
 from resolver.cli.common import (
+    add_jobs,
     add_output,
     add_paths,
     add_snapshot,
     add_standpoint,
     emit,
-    prepare,
 )
 from resolver.faces import json_format, markdown, table
 
@@ -34,16 +34,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="output format (default: table)",
     )
     add_snapshot(parser)
+    add_jobs(parser)
     add_output(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Resolve and print."""
-    prepared = prepare(args)
-    resolution = api.status(prepared, args.at, args.known, args.snapshot)
+    resolution, project = api.status_of(
+        args.paths, args.at, args.known, args.snapshot, args.jobs, args.cluster
+    )
     if args.format == "json":
-        text = json_format.render(resolution, prepared.project)
+        text = json_format.render(resolution, project)
     elif args.format == "md":
         text = markdown.render(resolution)
     else:

@@ -226,7 +226,7 @@ def _files(value: Any, location: Location) -> tuple[str, ...]:
 def _one_line(name: str, what: str, location: Location) -> None:
     """Names are printed inside lines of human output: a control character (an ESC sequence,
     a newline) in one could forge or overwrite what is printed around it."""
-    found = _CONTROL.search(name)
+    found = None if name.isprintable() else _CONTROL.search(name)  # the fast test first
     if found is not None:
         raise InputError(
             f"{what} must not hold control characters, got {_kind(name)} "

@@ -92,7 +92,9 @@ def _failing(program: str, ordered: list[tuple[str, Callable[[], None]]]) -> str
     for _, test in ordered:
         try:
             test()
-        except Exception:  # noqa: BLE001 - any failure (assertion, no answer) kills the mutant
+        except KeyboardInterrupt:
+            raise
+        except BaseException:  # any failure (pytest's fail() is not an Exception) kills it
             return test.__name__
     return None
 

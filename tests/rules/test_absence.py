@@ -53,3 +53,13 @@ def test_an_unconfirmed_effect_in_the_open_period_makes_it_unknown() -> None:
 def test_closed_verdicts_carry_no_confidence() -> None:
     a = standpoint(BASE + "declared_channel(1). evt(6,200,200,0). close(10,6,satisfied,state,1).")
     assert not a.named("confidence")
+
+
+def test_a_relevant_gap_leaves_the_footprint_incomplete() -> None:
+    log = (
+        "declared_channel(1). tblock(1,1,50,300,50,300). sblock(1,1,1,1,50,50,50,50,50). "
+        "sblock(1,2,3,3,300,300,300,300,300). sblock_next(1,1,2). "
+        "evt(6,200,200,0). close(10,6,satisfied,state,1)."
+    )
+    a = standpoint(BASE + log, now=400)
+    assert not a.shows("footprint_complete(10)") and a.shows("status(10,satisfied)")

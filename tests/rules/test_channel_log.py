@@ -69,3 +69,21 @@ def test_candidate_blocks_count_the_visible_candidates() -> None:
     a = standpoint(facts, now=250)
     assert a.has("visible_candidates(10,1,3)") and a.has("cb_none(7)")
     assert standpoint(facts, now=250, known=90).has("visible_candidates(10,1,0)")
+
+
+def test_blocks_wholly_after_the_standpoint_or_unrecorded_are_not_seen() -> None:
+    latest = 10**6
+    assert standpoint("tblock(1,1,500,600,500,600).", now=100, known=latest).has("tb_none(1,1)")
+    future = "sblock(1,1,1,2,500,500,600,500,600)."
+    assert standpoint(future, now=100, known=latest).has("sb_none(1,1)")
+    assert standpoint(future, now=latest, known=100).has("sb_none(1,1)")
+    assert standpoint("cblock(10,1,5,2,500,600,500,600).", now=100, known=latest).has("cb_none(5)")
+
+
+def test_a_gap_at_the_end_of_a_partial_block_reaches_the_next_block() -> None:
+    facts = (
+        "sblock(1,1,1,4,100,100,130,100,200). sdetail(1,1,1,100,100). sdetail(1,1,2,110,110). "
+        "sdetail(1,1,3,120,200). sdetail(1,1,4,130,200). "
+        "sblock(1,2,5,5,140,140,140,140,140). sblock_next(1,1,2)."
+    )
+    assert standpoint(facts, now=150, known=150).shows("gap(1,3,4)")

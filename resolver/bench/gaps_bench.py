@@ -1,0 +1,139 @@
+"""Measuring sequence gaps: a history whose numbers step by 2 against its gap-free twin.
+
+A shared tracker numbers items across many projects, so one project's channel sees every
+other number: ``seq`` steps by 2 and every second number is a gap. The gaps history has
+``events`` events on one channel ``tracker`` (seq 1, 3, 5, ...) and ``expectations``
+expectations, each searching that channel and satisfied by one event setting its key; the twin
+is the same history with seq 1, 2, 3, ... Both are resolved at the end of the history by
+``openloop status`` in table and in JSON form, each in a fresh process (``python -m
+resolver``) under an address-space cap, with its wall time and its own peak RSS (``wait4``).
+
+The target (issue 17, item 10): the gaps history within 3x its twin, in time and in memory.
+Gaps must be summarised once per channel, never multiplied per expectation.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+EVENTS = 20_000
+EXPECTATIONS = 200
+LIMIT = 3.0
+FORMATS = ("table", "json")
+_START = 1_704_067_200  # 2024-01-01T00:00:00Z
+_STEP = 600  # one event every ten minutes
+_AT = "2030-01-01"
+
+
+def _stamp(unix: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(unix))
+
+
+def write(folder: Path, events: int, expectations: int, step: int) -> Path:
+    """One history (``step`` 2: the gaps history, 1: its twin); returns the folder."""
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = ["channel tracker work", "actor alice principal"]
+    lines += [
+        f'expectation x{i} {{ title "Ship part {i}" opened 2024-01-01 '
+        f'want part{i}.state = "done" search tracker verify state }}'
+        for i in range(expectations)
+    ]
+    (folder / "history.ol").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    spacing = max(events // max(expectations, 1), 1)
+    with open(folder / "events.jsonl", "w", encoding="utf-8") as stream:
+        for n in range(events):
+            event = {
+                "id": f"t{n}",
+                "channel": "tracker",
+                "seq": 1 + n * step,
+                "at": _stamp(_START + _STEP * (n + 1)),
+                "text": f"routine update {n}",
+            }
+            part, offset = divmod(n, spacing)
+            if offset == spacing - 1 and part < expectations:
+                event["set"] = {f"part{part}.state": "done"}
+            stream.write(json.dumps(event) + "\n")
+    return folder
+
+
+def _run(folder: Path, form: str, memory_limit_mb: int | None, timeout: float | None) -> dict:
+    """Wall time and peak RSS of one ``openloop status`` in a fresh process."""
+
+    def cap() -> None:
+        if memory_limit_mb:
+            limit = memory_limit_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    command = [sys.executable, "-m", "resolver", "status", str(folder), "--at", _AT]
+    command += ["--format", form, "-o", os.devnull]
+    with tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err, preexec_fn=cap)
+        timer = threading.Timer(timeout, child.kill) if timeout else None
+        if timer is not None:
+            timer.start()
+        _, status, usage = os.wait4(child.pid, 0)  # this child's own peak RSS
+        seconds = time.perf_counter() - started
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if timer is not None:
+            timer.cancel()
+        err.seek(0)
+        message = err.read().decode("utf-8", "replace").strip()
+    if child.returncode != 0:
+        return {"error": f"exit {child.returncode}: {message[-200:]}"}
+    return {"seconds": round(seconds, 3), "peak_rss_mb": round(usage.ru_maxrss / 1024, 1)}
+
+
+def measure(
+    base: Path,
+    events: int = EVENTS,
+    expectations: int = EXPECTATIONS,
+    memory_limit_mb: int | None = 8192,
+    timeout: float | None = None,
+) -> dict:
+    """Both histories in both formats; ratios of gaps to twin and the verdict on the target."""
+    result: dict = {"kind": "gaps", "events": events, "expectations": expectations}
+    gaps = write(base / f"gaps-{events}-x-{expectations}", events, expectations, 2)
+    twin = write(base / f"twin-{events}-x-{expectations}", events, expectations, 1)
+    for form in FORMATS:
+        row = {"twin": _run(twin, form, memory_limit_mb, timeout)}
+        row["gaps"] = _run(gaps, form, memory_limit_mb, timeout)
+        if "error" not in row["gaps"] and "error" not in row["twin"]:
+            for key in ("seconds", "peak_rss_mb"):
+                row[f"{key}_ratio"] = round(row["gaps"][key] / max(row["twin"][key], 1e-9), 2)
+            row["within_3x"] = all(row[f"{k}_ratio"] <= LIMIT for k in ("seconds", "peak_rss_mb"))
+        else:
+            row["within_3x"] = False
+        result[form] = row
+    return result
+
+
+def table(result: dict) -> str:
+    """The measurement as a small table, one line per format."""
+    head = (
+        f"sequence gaps: {result['events']:,} events (seq steps by 2) x "
+        f"{result['expectations']} expectations, against the gap-free twin\n"
+        "format  gaps s   twin s   ratio  gaps MB  twin MB  ratio  target <= 3x\n"
+    )
+    lines = []
+    for form in FORMATS:
+        row = result[form]
+        gaps, twin = row["gaps"], row["twin"]
+        if "error" in gaps or "error" in twin:
+            lines.append(f"{form:<7} error: {gaps.get('error') or twin.get('error')}")
+            continue
+        lines.append(
+            f"{form:<7} {gaps['seconds']:>6.2f} {twin['seconds']:>8.2f} "
+            f"{row['seconds_ratio']:>7.1f} {gaps['peak_rss_mb']:>8.0f} "
+            f"{twin['peak_rss_mb']:>8.0f} {row['peak_rss_mb_ratio']:>6.1f}  "
+            f"{'PASS' if row['within_3x'] else 'MISS'}"
+        )
+    return head + "\n".join(lines) + "\n"

@@ -1,0 +1,274 @@
+"""Partitions: solve independent groups of expectations apart, on cores or on a cluster.
+
+Expectations and tasks fall into groups that no rule connects: an expectation's verdict reads
+its own opening, candidates, bound and footprint, and beyond that only what a declaration or an
+event ties it to (a task and its obligations, ``requires``, ``part_of``, the items one event's
+markers name together). Policies and templates derive items from the events, so everything a
+policy or template could touch (every policy and template, a task made from a template, and any
+item a reference names that is not declared) is one group.
+
+Grouping decides no verdict: it only splits the declarations. Every part gets all channels,
+actors, aliases and *every* event, and is prepared and solved by the ordinary engine
+(:class:`~resolver.engine.prepared.Prepared`); the parts' verdicts are then concatenated in the
+order a single solve lists them. ``tests/perf/test_partition.py`` checks on random histories
+that any partitioning gives byte-identical ``status --format json``.
+
+Parts run in a process pool (``--jobs N``; threads gain nothing, clingo and the fact builder
+hold the interpreter) or, with ``--cluster ADDRESS``, on a running ``dask.distributed``
+scheduler (the optional extra ``openloop-resolver[cluster]``).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+from random import Random
+from types import SimpleNamespace
+
+from resolver.engine.prepared import Prepared, Standpoint
+from resolver.engine.query import Query
+from resolver.facts.interning import Interner
+from resolver.language.model import Project
+from resolver.verdicts.resolution import Resolution, resolve
+
+#: With the default ``--jobs`` (the core count), a history smaller than this is solved in one
+#: process: starting workers costs more than it saves. An explicit ``--jobs N`` always splits.
+PARALLEL_FROM_EVENTS = 5_000
+#: The group of everything policies and templates may derive or touch.
+_DERIVED = "\x00derived"
+
+
+def default_jobs() -> int:
+    """The cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class _Groups:
+    """Union-find over item ids."""
+
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, item: str) -> str:
+        root = self.parent.setdefault(item, item)
+        while root != self.parent[root]:
+            root = self.parent[root]
+        while item != root:  # path compression
+            self.parent[item], item = root, self.parent[item]
+        return root
+
+    def union(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+
+def groups(project: Project) -> list[list[str]]:
+    """The independent groups of declared item ids (expectations and tasks), each sorted, in
+    the order of their first id; the policy group (if any) holds the marker ``_DERIVED``."""
+    found = _Groups()
+    declared = {x.id for x in project.expectations} | {t.id for t in project.tasks}
+    derives = bool(project.policies or project.templates)
+
+    def named(item: str | None) -> str | None:
+        if item is None:
+            return None
+        if item in declared:
+            return item
+        return _DERIVED if derives else None  # names nothing declared: only a policy may make it
+
+    if derives:
+        found.find(_DERIVED)
+    for item in sorted(declared):
+        found.find(item)
+    for x in project.expectations:
+        for other in (x.part_of, *x.requires):
+            target = named(other)
+            if target is not None:
+                found.union(x.id, target)
+    for task in project.tasks:
+        if task.template is not None and derives:
+            found.union(task.id, _DERIVED)
+        for other in (*task.obligations, *task.requires):
+            target = named(other)
+            if target is not None:
+                found.union(task.id, target)
+    for event in project.events:
+        if len(event.markers) < 1:
+            continue
+        targets = [t for t in (named(m.target) for m in event.markers) if t is not None]
+        for other in targets[1:]:
+            found.union(targets[0], other)
+    members: dict[str, list[str]] = {}
+    for item in sorted(found.parent):
+        members.setdefault(found.find(item), []).append(item)
+    return sorted(members.values(), key=lambda group: group[0])
+
+
+def split(project: Project, parts: int, seed: int | None = None) -> list[list[str]]:
+    """The groups packed into at most ``parts`` parts of about equal size (largest group
+    first, each into the lightest part); ``seed`` instead deals groups to parts at random
+    (the property tests use it to try arbitrary partitionings)."""
+    found = groups(project)
+    count = max(1, min(parts, len(found)))
+    bins: list[list[str]] = [[] for _ in range(count)]
+    if seed is not None:
+        rng = Random(seed)
+        for group in found:
+            bins[rng.randrange(count)].extend(group)
+    else:
+        for group in sorted(found, key=lambda g: (-len(g), g[0])):
+            min(bins, key=len).extend(group)
+    return [sorted(b) for b in bins if b]
+
+
+def subproject(project: Project, items: Sequence[str]) -> Project:
+    """The project with only ``items`` declared (and the policies and templates if the part
+    holds the policy group); every channel, actor, alias and event is kept."""
+    keep = set(items)
+    derives = _DERIVED in keep
+    return replace(
+        project,
+        expectations=tuple(x for x in project.expectations if x.id in keep),
+        tasks=tuple(t for t in project.tasks if t.id in keep),
+        policies=project.policies if derives else (),
+        templates=project.templates if derives else (),
+        tests=(),
+        derived={},
+    )
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One standpoint's question, as every part answers it."""
+
+    standpoint: Standpoint
+    snapshot: str | None = None
+    reasons: bool = True
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A part's verdicts (without its atoms) and the policy instances its facts built."""
+
+    resolution: Resolution
+    derived: dict
+
+
+def solve_part(project: Project, items: Sequence[str], ask: Ask) -> Answer:
+    """Prepare and resolve one part with the ordinary engine."""
+    from resolver import api
+
+    prepared = Prepared(subproject(project, items))
+    query = api.snapshot_facts(prepared, ask.snapshot) if ask.snapshot else Query()
+    resolution = resolve(prepared, ask.standpoint, query, reasons=ask.reasons)
+    return Answer(replace(resolution, atoms=None), dict(prepared.project.derived))
+
+
+def merge(standpoint: Standpoint, answers: Sequence[Answer]) -> Resolution:
+    """The parts' verdicts as one resolution, in a single solve's order (by id; findings by
+    event, kind and target)."""
+    resolutions = [a.resolution for a in answers]
+    expectations = sorted((x for r in resolutions for x in r.expectations), key=lambda x: x.id)
+    tasks = sorted((t for r in resolutions for t in r.tasks), key=lambda t: t.id)
+    findings = sorted(
+        (f for r in resolutions for f in r.findings), key=lambda f: (f.event, f.kind, f.target)
+    )
+    return Resolution(standpoint, tuple(expectations), tuple(tasks), tuple(findings))
+
+
+# -- running the parts -------------------------------------------------------------------------
+
+_WORKER_PROJECT: Project | None = None
+
+
+def _init_worker(project: Project) -> None:
+    global _WORKER_PROJECT
+    _WORKER_PROJECT = project
+
+
+def _pool_part(items: list[str], ask: Ask) -> Answer:
+    assert _WORKER_PROJECT is not None
+    return solve_part(_WORKER_PROJECT, items, ask)
+
+
+def _run_pool(project: Project, parts: list[list[str]], ask: Ask) -> list[Answer]:
+    methods = multiprocessing.get_all_start_methods()
+    # fork hands the loaded project to the workers without pickling it
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with ProcessPoolExecutor(
+        max_workers=len(parts), mp_context=context, initializer=_init_worker, initargs=(project,)
+    ) as pool:
+        return list(pool.map(_pool_part, parts, [ask] * len(parts)))
+
+
+def _run_cluster(project: Project, parts: list[list[str]], ask: Ask, address: str) -> list:
+    try:
+        from distributed import Client
+    except ImportError:
+        from resolver.errors import InputError
+
+        raise InputError(
+            "--cluster needs dask.distributed: pip install 'openloop-resolver[cluster]'"
+        ) from None
+    with Client(address, set_as_default=False) as client:
+        shared = client.scatter(project, broadcast=True)
+        futures = [client.submit(solve_part, shared, items, ask, pure=False) for items in parts]
+        return client.gather(futures)
+
+
+def _check_snapshot(path: str | Path | None) -> None:
+    """Read the snapshot once up front, so that bad input is one error before any work."""
+    if path is not None:
+        from resolver import api
+
+        api.snapshot_facts(SimpleNamespace(facts=SimpleNamespace(interner=Interner())), path)
+
+
+def resolve_parts(
+    project: Project,
+    standpoint: Standpoint,
+    snapshot: str | Path | None = None,
+    jobs: int | None = None,
+    cluster: str | None = None,
+    parts: list[list[str]] | None = None,
+    reasons: bool = True,
+) -> Resolution:
+    """Every verdict at ``standpoint``, solved in parts; identical to one solve.
+
+    ``parts`` (default: :func:`split` into ``jobs`` parts) lists each part's item ids. With
+    ``cluster`` the parts run on that dask scheduler, else in ``jobs`` worker processes (one
+    part runs here). Policy instances the parts built are added to ``project.derived`` so that
+    every face reads them as a single solve would leave them.
+    """
+    _check_snapshot(snapshot)
+    ask = Ask(standpoint, None if snapshot is None else str(snapshot), reasons)
+    jobs = default_jobs() if jobs is None else max(1, jobs)
+    if parts is None:
+        parts = split(project, jobs)
+    if cluster is not None:
+        answers = _run_cluster(project, parts, ask, cluster)
+    elif len(parts) <= 1 or jobs <= 1:
+        answers = [solve_part(project, items, ask) for items in parts]
+    else:
+        answers = _run_pool(project, parts, ask)
+    for answer in answers:
+        project.derived.update(answer.derived)
+    return merge(standpoint, answers)
+
+
+def wanted(project: Project, jobs: int | None, cluster: str | None) -> bool:
+    """Whether to split at all: always on a cluster or with an explicit ``--jobs`` above 1;
+    with the default, only on a multi-core machine and a history worth it."""
+    if cluster is not None:
+        return True
+    if jobs is not None:
+        return jobs > 1
+    return default_jobs() > 1 and len(project.events) >= PARALLEL_FROM_EVENTS

@@ -1,0 +1,206 @@
+"""Partitions change no verdict: any split of the expectations into independent parts gives
+byte-identical ``status --format json``, in-process, in a process pool and on a dask cluster."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from resolver.engine import partition
+from resolver.engine.prepared import Prepared, Standpoint
+from resolver.errors import Location
+from resolver.faces import json_format
+from resolver.language.loader import load
+from resolver.language.model import (
+    Actor,
+    Assignment,
+    Channel,
+    Event,
+    Expectation,
+    Marker,
+    Project,
+    Task,
+)
+from resolver.times import parse_time
+from resolver.verdicts.resolution import resolve
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Location("random.ol", 1, 1)
+DAY = 86400
+START = 1_720_000_000
+ITEMS = ("x0", "x1", "x2", "x3", "x4", "t0", "t1")
+WORDS = ("backup", "postgres", "move", "done", "rotate", "token", "docs", "fixed", "cache")
+KEYS = ("backup.backend", "flag.x", "token.version", "cache.size", "docs.page")
+VALUES = ("PostgreSQL", "SQLite", "on", "off", "2")
+MARKERS = ("completes", "cancels", "waives", "reopens", "supersedes", "claims_complete")
+
+
+def single(project: Project, point: Standpoint) -> str:
+    """``status --format json`` from one solve."""
+    prepared = Prepared(replace(project, derived={}))
+    return json_format.render(resolve(prepared, point), prepared.project)
+
+
+def in_parts(project: Project, point: Standpoint, **options) -> str:
+    """The same from the parts, merged."""
+    fresh = replace(project, derived={})
+    return json_format.render(partition.resolve_parts(fresh, point, **options), fresh)
+
+
+@st.composite
+def histories(draw) -> Project:
+    count = draw(st.integers(min_value=3, max_value=24))
+    events = []
+    for index in range(count):
+        at = START + draw(st.integers(min_value=0, max_value=40)) * DAY // 2
+        markers = tuple(
+            Marker(draw(st.sampled_from(MARKERS)), draw(st.sampled_from(ITEMS)))
+            for _ in range(draw(st.sampled_from([0, 0, 0, 1, 2])))
+        )
+        sets = ()
+        if draw(st.booleans()):
+            sets = (Assignment(draw(st.sampled_from(KEYS)), draw(st.sampled_from(VALUES))),)
+        events.append(
+            Event(
+                id=f"e{index:02d}",
+                channel=draw(st.sampled_from(("commits", "issues", "sessions"))),
+                at=at,
+                recorded=at + draw(st.sampled_from([0, 0, 3600, 5 * DAY])),
+                location=HERE,
+                seq=draw(st.one_of(st.none(), st.integers(min_value=1, max_value=30))),
+                by=draw(st.sampled_from([None, "alice", "bot", "dev"])),
+                text=" ".join(draw(st.lists(st.sampled_from(WORDS), max_size=4))) or None,
+                sets=sets,
+                markers=markers,
+            )
+        )
+    ids = [e.id for e in events]
+    expectations = []
+    for index in range(5):
+        expectations.append(
+            Expectation(
+                id=f"x{index}",
+                location=HERE,
+                title=draw(st.sampled_from(["Move backup to postgres", "Rotate token", "Docs"])),
+                opened_by=draw(st.sampled_from(ids)),
+                want=Assignment(KEYS[index], draw(st.sampled_from(VALUES))),
+                before=draw(st.one_of(st.none(), st.sampled_from(ids))),
+                verify=draw(st.sampled_from([None, "state", "textual"])),
+                requires=tuple(draw(st.lists(st.sampled_from(ITEMS[:5]), max_size=1))),
+                part_of=draw(st.sampled_from([None, None, "t0", "t1"])),
+            )
+        )
+    tasks = tuple(
+        Task(
+            id=t,
+            location=HERE,
+            principals=("alice",),
+            obligations=tuple(x.id for x in expectations if x.part_of == t),
+        )
+        for t in ("t0", "t1")
+    )
+    return Project(
+        channels=(Channel("sessions", "mention", False, HERE),),
+        actors=(Actor("alice", "principal", HERE), Actor("bot", "agent", HERE)),
+        tasks=tasks,
+        expectations=tuple(expectations),
+        events=tuple(events),
+    )
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(histories(), st.integers(min_value=0, max_value=10**6), st.integers(2, 4))
+def test_any_partitioning_gives_identical_json(project: Project, seed: int, parts: int):
+    point = Standpoint(START + 12 * DAY, START + 9 * DAY)
+    expected = single(project, point)
+    assert in_parts(project, point, parts=partition.split(project, parts)) == expected
+    assert in_parts(project, point, parts=partition.split(project, parts, seed)) == expected
+
+
+def test_groups_follow_tasks_requires_and_markers():
+    project = Project(
+        expectations=(
+            Expectation("a", HERE, part_of="t"),
+            Expectation("b", HERE, requires=("c",)),
+            Expectation("c", HERE),
+            Expectation("d", HERE),
+            Expectation("e", HERE),
+        ),
+        tasks=(Task("t", HERE, obligations=("a",)),),
+        events=(
+            Event("m", "commits", 1, 1, HERE, markers=(Marker("completes", "d"),)),
+            Event("n", "commits", 2, 2, HERE, markers=(Marker("cancels", "e"),) * 1),
+            Event(
+                "o", "commits", 3, 3, HERE,
+                markers=(Marker("completes", "d"), Marker("claims_complete", "t")),
+            ),
+        ),
+    )
+    assert partition.groups(project) == [["a", "d", "t"], ["b", "c"], ["e"]]
+    assert sorted(map(len, partition.split(project, 2))) == [2, 3]
+
+
+def test_policy_fixture_in_every_partitioning():
+    project = load([ROOT / "fixtures/policies/api-docs"])
+    at = parse_time("2024-08-20")
+    point = Standpoint(at, at)
+    expected = single(project, point)
+    assert '"policy"' in expected  # policy instances are listed
+    for seed in range(3):
+        assert in_parts(project, point, parts=partition.split(project, 3, seed)) == expected
+
+
+def test_process_pool_matches_one_solve():
+    project = load([ROOT / "fixtures/release"])
+    at = parse_time("2024-08-23")
+    point = Standpoint(at, at)
+    assert len(partition.groups(project)) > 1
+    assert in_parts(project, point, jobs=2) == single(project, point)
+
+
+def test_dask_local_cluster_matches_one_solve():
+    distributed = pytest.importorskip("distributed")
+    project = load([ROOT / "fixtures/support-mission/base"])
+    at = parse_time("2024-09-03T15:00")
+    point = Standpoint(at, at)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:
+        merged = in_parts(
+            project, point, cluster=cluster.scheduler_address, parts=partition.split(project, 3)
+        )
+    assert merged == single(project, point)
+
+
+def test_cli_jobs_is_byte_identical(tmp_path: Path):
+    def run(*extra: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "resolver", "status", str(ROOT / "fixtures/release"),
+             "--at", "2024-08-23", "--format", "json", *extra],
+            capture_output=True, text=True, check=True,
+        )
+        return done.stdout
+
+    one, two = run("--jobs", "1"), run("--jobs", "2")
+    assert one == two
+    assert json.loads(one)["kind"] == "status"
+
+
+def test_cli_refuses_a_bad_jobs_count():
+    done = subprocess.run(
+        [sys.executable, "-m", "resolver", "status", str(ROOT / "fixtures/release"), "--jobs", "0"],
+        capture_output=True, text=True,
+    )
+    assert done.returncode == 2
+    assert "expected a positive integer" in done.stderr
