@@ -115,6 +115,8 @@ def _solve(program_parts: Iterable[str], part: str) -> Atoms:
         shown.append(str(model))
 
     result = control.solve(on_model=on_model)
+    if result.interrupted:  # clingo catches Ctrl-C while solving: a partial answer is no answer
+        raise KeyboardInterrupt
     if not result.satisfiable:
         raise RuntimeError("the rules have no answer for this history (a bug in rules/*.lp)")
     rules = int(control.statistics["problem"]["lp"]["rules"])

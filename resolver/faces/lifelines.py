@@ -93,13 +93,20 @@ def ticks_of(graph: nx.MultiDiGraph, ident: str) -> list[Tick]:
     return sorted(found, key=lambda t: (t.at, t.event))
 
 
-def _gap_spans(prepared: Prepared, verdict: ExpectationVerdict) -> list[tuple[int, int, str]]:
-    """(from, to, note) for each relevant gap: between the at of its two visible neighbours."""
-    spans = []
-    by_seq = {}
+def _seq_index(prepared: Prepared) -> dict[tuple[str, int], list[int]]:
+    """(channel, seq) -> the ``at`` of the events carrying it: built once per drawing."""
+    by_seq: dict[tuple[str, int], list[int]] = {}
     for event in prepared.project.events:
         if event.seq is not None:
             by_seq.setdefault((event.channel, event.seq), []).append(event.at)
+    return by_seq
+
+
+def _gap_spans(
+    by_seq: dict[tuple[str, int], list[int]], verdict: ExpectationVerdict
+) -> list[tuple[int, int, str]]:
+    """(from, to, note) for each relevant gap: between the at of its two visible neighbours."""
+    spans = []
     for channel, footprint in verdict.channels.items():
         for lo, hi in footprint.relevant_gaps:
             before = by_seq.get((channel, lo - 1))
@@ -169,7 +176,8 @@ def render(
     verdicts = [v for v in resolution.expectations if only is None or v.id in only]
     verdicts.sort(key=lambda v: (v.opened_at is None, v.opened_at or 0, v.id))
     at = resolution.standpoint.at
-    rows = [(v, ticks_of(graph, v.id), _gap_spans(prepared, v)) for v in verdicts]
+    by_seq = _seq_index(prepared)
+    rows = [(v, ticks_of(graph, v.id), _gap_spans(by_seq, v)) for v in verdicts]
 
     moments = [at]
     for v, ticks, gaps in rows:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from resolver import times
 from resolver.engine.prepared import Prepared, Standpoint
@@ -206,6 +207,10 @@ def why_not_line(prepared: Prepared, resolution: Resolution, ident: str, status:
 # ---------------------------------------------------------------------------------------------
 
 
+#: Per solve's atoms: atom name -> first argument -> the other arguments (see ``_View.rows``).
+_ROWS: WeakKeyDictionary[Any, dict[str, dict[Any, list[tuple]]]] = WeakKeyDictionary()
+
+
 class _View:
     """The atoms of one resolution, indexed by item and mapped back to ids."""
 
@@ -222,16 +227,22 @@ class _View:
         return number
 
     def has_explanation(self, number: int, why_not: str | None) -> bool:
-        explained = {args[0] for args in self.atoms.get("explained")}
-        explained |= {args[0] for args in self.atoms.get("explained_task")}
-        if number not in explained:
+        if not (self.rows("explained", number) or self.rows("explained_task", number)):
             return False
         if why_not is None or self.project.task(self.facts.item_id(number)) is not None:
             return True
-        return any(a[0] == number and a[1] == why_not for a in self.atoms.get("why_not"))
+        return any(a[0] == why_not for a in self.rows("why_not", number))
 
     def rows(self, name: str, number: int) -> list[tuple]:
-        return [args[1:] for args in self.atoms.get(name) if args[0] == number]
+        """The arguments after the first of the ``name`` atoms whose first is ``number``: a
+        dict lookup (an index per atom name, built once per solve), never a scan per item."""
+        indexes = _ROWS.setdefault(self.atoms, {})
+        index = indexes.get(name)
+        if index is None:
+            index = indexes[name] = {}
+            for args in self.atoms.get(name):
+                index.setdefault(args[0], []).append(args[1:])
+        return index.get(number, [])
 
     def event(self, number: int) -> str | None:
         return self.facts.event_id(number) if number else None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from resolver import times
 from resolver.engine.prepared import Atoms, Prepared, Standpoint
@@ -110,11 +111,22 @@ class Resolution:
 
     def expectation(self, ident: str) -> ExpectationVerdict | None:
         """The verdict of one expectation, if declared."""
-        return next((x for x in self.expectations if x.id == ident), None)
+        return self._by_id[0].get(ident)
 
     def task(self, ident: str) -> TaskVerdict | None:
         """The verdict of one task, if declared."""
-        return next((t for t in self.tasks if t.id == ident), None)
+        return self._by_id[1].get(ident)
+
+    @cached_property
+    def _by_id(self) -> tuple[dict[str, ExpectationVerdict], dict[str, TaskVerdict]]:
+        """Ids to verdicts, built on first use: a face looks one up per item, never scans."""
+        expectations: dict[str, ExpectationVerdict] = {}
+        for x in self.expectations:
+            expectations.setdefault(x.id, x)
+        tasks: dict[str, TaskVerdict] = {}
+        for t in self.tasks:
+            tasks.setdefault(t.id, t)
+        return expectations, tasks
 
 
 def _decode(value: int) -> int:

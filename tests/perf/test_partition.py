@@ -148,7 +148,7 @@ def test_groups_follow_tasks_requires_and_markers():
         ),
     )
     assert partition.groups(project) == [["a", "d", "t"], ["b", "c"], ["e"]]
-    assert sorted(map(len, partition.split(project, 2))) == [2, 3]
+    assert sorted(map(len, partition.split(project, 2))) == [3, 3]
 
 
 def test_policy_fixture_in_every_partitioning():
