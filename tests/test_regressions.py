@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from resolver import api
-from resolver.verdicts.explanation import explain_at, render_text
 from resolver.verdicts import receipt
+from resolver.verdicts.explanation import explain_at, render_text
 from tests.helpers import prepare_text
 
 INHERITED = """

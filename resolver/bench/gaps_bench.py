@@ -14,9 +14,11 @@ Gaps must be summarised once per channel, never multiplied per expectation.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -76,8 +78,17 @@ def _run(folder: Path, form: str, memory_limit_mb: int | None, timeout: float | 
     command += ["--format", form, "-o", os.devnull]
     with tempfile.TemporaryFile() as err:
         started = time.perf_counter()
-        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err, preexec_fn=cap)
-        timer = threading.Timer(timeout, child.kill) if timeout else None
+        child = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=err, preexec_fn=cap, start_new_session=True
+        )
+        expired = threading.Event()
+
+        def stop() -> None:  # the whole group: status may solve in worker processes
+            expired.set()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(child.pid, signal.SIGKILL)
+
+        timer = threading.Timer(timeout, stop) if timeout else None
         if timer is not None:
             timer.start()
         _, status, usage = os.wait4(child.pid, 0)  # this child's own peak RSS
@@ -87,6 +98,8 @@ def _run(folder: Path, form: str, memory_limit_mb: int | None, timeout: float | 
             timer.cancel()
         err.seek(0)
         message = err.read().decode("utf-8", "replace").strip()
+    if expired.is_set():
+        return {"error": f"timed out after {timeout:g} s"}
     if child.returncode != 0:
         return {"error": f"exit {child.returncode}: {message[-200:]}"}
     return {"seconds": round(seconds, 3), "peak_rss_mb": round(usage.ru_maxrss / 1024, 1)}

@@ -43,6 +43,7 @@ from pathlib import Path
 
 import resolver
 from resolver.bench import ingest_bench, ledger_bench, policy_bench
+from resolver.bench import rows as user_facing
 from resolver.bench.generate import default_expectations, ensure
 
 COLD_LIMIT = 2.0  # cold <= 2 x floor, at every size
@@ -86,6 +87,9 @@ class Options:
     timeout: float | None = None
     memory_limit_mb: int | None = 16_384
     profile: Path | None = None
+    #: The user-facing rows (resolver/bench/rows.py): warm queries, and the SQLite comparison.
+    warm_queries: int = user_facing.WARM_QUERIES
+    compare: bool = False
 
 
 # -- the parent: generate, spawn, collect ------------------------------------------------------
@@ -136,6 +140,8 @@ def measure_size(events: int, options: Options, base: Path) -> dict:
         "seed": options.seed,
         "memory_limit_mb": options.memory_limit_mb,
         "profile": str(options.profile / label) if options.profile else None,
+        "warm_queries": options.warm_queries,
+        "compare": options.compare,
     }
     shell = {
         "events": events,
@@ -340,6 +346,11 @@ def measure(spec: dict, partial: dict | None = None) -> dict:
     if spec.get("profile"):
         profile(spec, prepared, instants)
 
+    partial["failed_in"] = "rows"
+    user_rows = user_facing.measure(
+        spec, prepared, _median(floor_cpu), lambda m: log(label, m), partial.setdefault("rows", {})
+    )
+
     return {
         "runs": runs,
         "standpoints": len(instants),
@@ -361,6 +372,7 @@ def measure(spec: dict, partial: dict | None = None) -> dict:
         },
         "sizes": _sizes(prepared),
         "statuses": dict(sorted(Counter(x.status for x in resolution.expectations).items())),
+        "rows": user_rows,
     }
 
 
@@ -508,6 +520,8 @@ def table(results: Sequence[dict]) -> str:
             f"{z.get('prepared_atoms', 0):,} prepared atoms; median of {r['runs']} runs, "
             f"{r['standpoints']} warm standpoints"
         )
+    lines.append("")
+    lines.append(user_facing.table(results).rstrip("\n"))
     lines += [ingest_bench.row(r) for r in ingest]
     lines += [policy_bench.table(r).rstrip("\n") for r in policies]
     return "\n".join(lines) + "\n" + "".join(ledger_bench.table(r) for r in ledger)

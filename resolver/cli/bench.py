@@ -97,6 +97,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "DIR/SIZE/{cold,warm}.prof and top-25 summaries .txt",
     )
     parser.add_argument(
+        "--warm-queries",
+        type=_count,
+        default=100,
+        metavar="Q",
+        help="warm standpoints of the user-facing row, median per query (default: 100)",
+    )
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="add a row timing a hand-rolled SQLite state-tier query on the same history",
+    )
+    parser.add_argument(
         "--json",
         action="store_true",
         help="print one JSON object per size, one per line, instead of a table",
@@ -180,6 +192,8 @@ def run(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         memory_limit_mb=args.memory_limit_mb or None,
         profile=args.profile,
+        warm_queries=args.warm_queries,
+        compare=args.compare,
     )
 
     def stream(result: dict) -> None:

@@ -7,6 +7,7 @@ import argparse
 from resolver.agents.brief import CHARS_PER_TOKEN, DEFAULT_BUDGET, brief
 from resolver.cli.common import add_output, add_paths, add_standpoint, emit, prepare, standpoint
 from resolver.errors import InputError
+from resolver.faces.safe_text import terminal
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -40,5 +41,5 @@ def run(args: argparse.Namespace) -> int:
     """Resolve and print the brief."""
     if args.budget < 1:
         raise InputError("--budget must be a positive number of tokens")
-    emit(brief(prepare(args), standpoint(args), args.budget).text(), args.output)
+    emit(terminal(brief(prepare(args), standpoint(args), args.budget).text()), args.output)
     return 0

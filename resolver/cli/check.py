@@ -21,6 +21,7 @@ from resolver.faces import github, sarif
 from resolver.faces.safe_text import terminal
 from resolver.testing.runner import standpoint_text
 from resolver.times import format_time
+from resolver.verdicts import ci_items
 from resolver.verdicts.explanation import key_reason
 from resolver.verdicts.resolution import Resolution, resolve
 
@@ -90,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     unknown = sorted(item(x) for (x,) in atoms.get("gate_unknown"))
     label = _scope_label(args, len(scope))
     if args.format in ("github", "sarif"):
-        items = sarif.collect(prepared, resolution)
+        items = ci_items.collect(prepared, resolution)
         if args.format == "sarif":
             emit(sarif.render(items, result))
         else:

@@ -16,6 +16,7 @@ from resolver.cli.common import (
     standpoint,
 )
 from resolver.errors import InputError
+from resolver.verdicts import caps
 from resolver.verdicts.explanation import (
     WHY_NOT_STATUSES,
     explain,
@@ -54,6 +55,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="also say what keeps an expectation from STATUS, and name the "
         "nearest candidate (the latest visible one that took no effect)",
     )
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help=f"list every candidate examined; by default only the decisive ones (those that "
+        f"closed or reopened it, or that a key reason names) and the {caps.NEAREST_SHOWN} "
+        f"nearest rejected candidates are listed, with a count of the rest",
+    )
     add_snapshot(parser)
     add_output(parser)
     parser.set_defaults(func=run)
@@ -69,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
     facts += api.snapshot_facts(prepared, args.snapshot)
     resolution = resolve(prepared, point, facts)
     tree = explain(prepared, resolution, args.id, args.why_not)
+    if not args.full:
+        tree = caps.concise(prepared, resolution, tree)
     if args.format == "json":
         text = json.dumps(to_document(tree, args.id, point), indent=2, ensure_ascii=False) + "\n"
     else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 import networkx as nx
 
@@ -13,6 +14,7 @@ from resolver.errors import InputError
 from resolver.faces import dot, lifelines, mermaid
 from resolver.faces.safe_text import terminal, xml_document
 from resolver.verdicts import graph as graphs
+from resolver.verdicts import graph_caps
 
 FORMATS = ("dot", "mermaid", "graphml", "json", "svg", "lifelines")
 
@@ -41,12 +43,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "what it requires and what requires it, its events and actors",
     )
     parser.add_argument(
+        "--candidates",
+        action="store_true",
+        help="also draw the rejected candidates (dot, mermaid, svg); by default a picture "
+        "holds expectations, tasks and the events that opened or closed them",
+    )
+    parser.add_argument(
         "--rejected",
         choices=graphs.REJECTED_CHOICES,
-        default="open",
-        help="rejected candidates to draw in dot, mermaid and svg: those of "
-        "open expectations (default), all candidates, every touching "
-        "event, or none; graphml and json always hold every one",
+        default=None,
+        help="which rejected candidates to draw, finer than --candidates: those of open "
+        "expectations, all candidates, every touching event, or none (the default without "
+        "--candidates); graphml and json always hold every one",
+    )
+    parser.add_argument(
+        "--max-nodes",
+        type=_count,
+        default=graph_caps.DEFAULT_MAX_NODES,
+        metavar="N",
+        help=f"draw at most N nodes in dot, mermaid and svg (default "
+        f"{graph_caps.DEFAULT_MAX_NODES}; 0: no limit): tasks first, then what is still "
+        f"owed; the title and standard error say what was left out",
     )
     parser.add_argument(
         "--no-legend", action="store_true", help="leave the legend out of dot, mermaid and svg"
@@ -71,18 +88,45 @@ def run(args: argparse.Namespace) -> int:
             rows = {a["id"] for _, a in graph.nodes(data=True) if a["kind"] == "expectation"}
         emit(lifelines.render(prepared, resolution, graph, only=rows), args.output)
         return 0
-    emit(render(graph, args.format, args.rejected, legend=not args.no_legend), args.output)
+    rejected = args.rejected or ("candidates" if args.candidates else "none")
+    drawn, omission = graph_caps.cap(graphs.drawable(graph, rejected), args.max_nodes)
+    if omission is not None and args.format in ("dot", "mermaid", "svg"):
+        print(f"openloop graph: {omission.text()}", file=sys.stderr)
+    else:
+        drawn = None
+    emit(
+        render(graph, args.format, rejected, legend=not args.no_legend, drawn=drawn),
+        args.output,
+    )
     return 0
 
 
-def render(graph: nx.MultiDiGraph, form: str, rejected: str = "open", legend: bool = True) -> str:
-    """The graph as text in one of :data:`FORMATS` (except ``lifelines``)."""
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+    return value
+
+
+def render(
+    graph: nx.MultiDiGraph,
+    form: str,
+    rejected: str = "open",
+    legend: bool = True,
+    drawn: nx.MultiDiGraph | None = None,
+) -> str:
+    """The graph as text in one of :data:`FORMATS` (except ``lifelines``); ``drawn``, when
+    given, is the picture to draw instead of ``drawable(graph, rejected)``."""
     if form == "graphml":
         return xml_document("\n".join(nx.generate_graphml(graphs.scalar_copy(graph))) + "\n")
     if form == "json":
         data = {"schema_version": 1, "kind": "graph", **node_link(graph)}
         return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    drawn = graphs.drawable(graph, rejected)
+    if drawn is None:
+        drawn = graphs.drawable(graph, rejected)
     if form == "mermaid":
         return terminal(mermaid.render(drawn, legend=legend))
     text = terminal(dot.render(drawn, legend=legend))

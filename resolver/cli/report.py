@@ -16,6 +16,7 @@ from resolver.cli.common import (
 )
 from resolver.faces import report
 from resolver.verdicts import graph as graphs
+from resolver.verdicts import graph_caps
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -26,16 +27,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Write an HTML page that needs no network: the verdict table, the "
         "dependency and provenance graph (drawn by Graphviz's dot when installed, "
         "else Mermaid source and an adjacency list), the lifelines and each "
-        "expectation's explanation.",
+        "expectation's concise explanation, collapsed until opened.",
     )
     add_paths(parser)
     add_standpoint(parser)
     add_output(parser, "FILE (e.g. report.html)")
     parser.add_argument(
+        "--candidates",
+        action="store_true",
+        help="also draw the rejected candidates in the graph (by default: only the events "
+        "that opened or closed something)",
+    )
+    parser.add_argument(
         "--rejected",
         choices=graphs.REJECTED_CHOICES,
-        default="open",
-        help="rejected candidates to draw in the graph (default: those of open expectations)",
+        default=None,
+        help="which rejected candidates to draw in the graph, finer than --candidates",
+    )
+    parser.add_argument(
+        "--max-nodes",
+        type=int,
+        default=graph_caps.DEFAULT_MAX_NODES,
+        metavar="N",
+        help=f"draw at most N nodes in the graph (default {graph_caps.DEFAULT_MAX_NODES}; "
+        "0: no limit); the page says what was left out",
     )
     parser.add_argument(
         "--no-graphviz",
@@ -52,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
     page = report.render(
         prepared,
         standpoint(args),
-        rejected=args.rejected,
+        rejected=args.rejected or ("candidates" if args.candidates else "none"),
+        max_nodes=max(args.max_nodes, 0),
         use_graphviz=not args.no_graphviz,
         snapshot_facts=api.snapshot_facts(prepared, args.snapshot),
     )

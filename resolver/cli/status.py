@@ -14,6 +14,20 @@ from resolver.cli.common import (
     emit,
 )
 from resolver.faces import json_format, markdown, table
+from resolver.verdicts.caps import REASON_CAP, REASON_MODES
+
+
+def add_reasons(parser: argparse.ArgumentParser) -> None:
+    """``--reasons key|all``: the key reasons (capped) or every reason."""
+    parser.add_argument(
+        "--reasons",
+        choices=REASON_MODES,
+        default="key",
+        help=f"which reasons --format json prints: key (default: the opening, the decisive "
+        f"transition or nearest rejected candidate, proposals, gaps, unconfirmed effects, "
+        f"reopenings; at most {REASON_CAP}, the rest counted in reasons_omitted) or all "
+        f"(every candidate's reason)",
+    )
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,6 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default="table",
         help="output format (default: table)",
     )
+    add_reasons(parser)
     add_snapshot(parser)
     add_jobs(parser)
     add_output(parser)
@@ -45,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         args.paths, args.at, args.known, args.snapshot, args.jobs, args.cluster
     )
     if args.format == "json":
-        text = json_format.render(resolution, project)
+        text = json_format.render(resolution, project, args.reasons)
     elif args.format == "md":
         text = markdown.render(resolution)
     else:

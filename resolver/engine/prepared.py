@@ -197,7 +197,9 @@ class Prepared:
             (reason_atoms if atom.startswith(_REASONS_FAMILY) else verdict_atoms).append(atom)
         self._core_text = "".join(f"{atom}.\n" for atom in verdict_atoms)
         self._reason_text = "".join(f"{atom}.\n" for atom in reason_atoms)
-        self.reason_inputs = Atoms(" ".join(atom[len(_REASONS_FAMILY) : -1] for atom in reason_atoms))
+        self.reason_inputs = Atoms(
+            " ".join(atom[len(_REASONS_FAMILY) : -1] for atom in reason_atoms)
+        )
         times_of = {e: (at, rec) for e, at, rec, _ in self.core.get("evt")}
         times_of.update({e: (at, rec) for e, at, rec, _ in self.reason_inputs.get("evt")})
         self._core_text += _instant_chains(self.core, times_of)

@@ -75,7 +75,9 @@ class Query:
             lines.append(f"why_not_status({self.why_not}).")
         if self.gate is not None:
             lines.append(
-                "gate_all." if self.gate.scope == "all" else f"gate_{self.gate.scope}({self.gate.number})."
+                "gate_all."
+                if self.gate.scope == "all"
+                else f"gate_{self.gate.scope}({self.gate.number})."
             )
         lines.extend(f"snapshot_state({k},{v})." for k, v in self.snapshot)
         if self.ready:

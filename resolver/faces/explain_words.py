@@ -9,9 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from resolver import times
-from resolver.engine.prepared import Standpoint
 from resolver.language.model import Event, Expectation, Project, Value
-from resolver.verdicts.resolution import ExpectationVerdict
+from resolver.verdicts.resolution import ExpectationVerdict, Standpoint
 
 
 def show_time(unix: int | None) -> str | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 
 from resolver.faces.safe_text import markdown, terminal
-from resolver.faces.sarif import CiItem
+from resolver.verdicts.ci_items import CiItem
 
 #: Annotations printed before the summary notice.
 MAX_ANNOTATIONS = 10

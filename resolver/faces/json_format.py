@@ -8,6 +8,7 @@ from typing import Any
 from resolver.faces.words import describe
 from resolver.language.model import Project
 from resolver.times import format_time
+from resolver.verdicts import caps
 from resolver.verdicts.resolution import ExpectationVerdict, Finding, Resolution
 
 
@@ -22,10 +23,14 @@ def standpoint_dict(resolution: Resolution) -> dict[str, str]:
     return {"at": format_time(point.at), "known": known}
 
 
-def expectation_dict(verdict: ExpectationVerdict, project: Project) -> dict[str, Any]:
-    """One expectation's verdict."""
+def expectation_dict(
+    verdict: ExpectationVerdict, project: Project, reasons: str = "key"
+) -> dict[str, Any]:
+    """One expectation's verdict; ``reasons`` ``"key"`` (the key reasons, capped, with
+    ``reasons_omitted``) or ``"all"`` (every reason; see :mod:`resolver.verdicts.caps`)."""
     declared = project.expectation(verdict.id)
     assert declared is not None
+    shown, omitted = caps.reasons_shown(verdict, reasons)
     return {
         "id": verdict.id,
         "title": verdict.title,
@@ -59,8 +64,9 @@ def expectation_dict(verdict: ExpectationVerdict, project: Project) -> dict[str,
                 "detail": describe(r, project, declared),
                 **({"channel": r.channel} if r.channel else {}),
             }
-            for r in verdict.reasons
+            for r in shown
         ],
+        "reasons_omitted": omitted,
         **_made_by(verdict),
     }
 
@@ -81,13 +87,15 @@ def finding_dict(finding: Finding, with_target: bool = True) -> dict[str, Any]:
     return out
 
 
-def to_dict(resolution: Resolution, project: Project) -> dict[str, Any]:
+def to_dict(resolution: Resolution, project: Project, reasons: str = "key") -> dict[str, Any]:
     """The whole resolution as SPEC §4 JSON."""
     return {
         "schema_version": 1,
         "kind": "status",
         "standpoint": standpoint_dict(resolution),
-        "expectations": [expectation_dict(v, project) for v in resolution.expectations],
+        "expectations": [
+            expectation_dict(v, project, reasons) for v in resolution.expectations
+        ],
         "tasks": [
             {
                 "id": t.id,
@@ -103,6 +111,7 @@ def to_dict(resolution: Resolution, project: Project) -> dict[str, Any]:
     }
 
 
-def render(resolution: Resolution, project: Project) -> str:
+def render(resolution: Resolution, project: Project, reasons: str = "key") -> str:
     """Pretty-printed JSON text."""
-    return json.dumps(to_dict(resolution, project), indent=2, ensure_ascii=False) + "\n"
+    data = to_dict(resolution, project, reasons)
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

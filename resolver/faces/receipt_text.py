@@ -15,7 +15,6 @@ from resolver.times import format_time
 from resolver.verdicts.receipt import Note, ObligationLine, Receipt
 
 
-
 def _time(value: int | None) -> str | None:
     return None if value is None else format_time(value)
 

@@ -24,6 +24,7 @@ from resolver.errors import InputError
 from resolver.faces import dot, lifelines, mermaid, palette
 from resolver.faces.words import describe
 from resolver.times import format_time
+from resolver.verdicts import caps, graph_caps
 from resolver.verdicts import graph as graphs
 from resolver.verdicts.resolution import ExpectationVerdict, Resolution, resolve
 
@@ -67,11 +68,17 @@ def anchors(resolution: Resolution) -> dict[str, str]:
 def render(
     prepared: Prepared,
     standpoint: Standpoint,
-    rejected: str = "open",
+    rejected: str = "none",
     use_graphviz: bool = True,
     snapshot_facts: str = "",
+    max_nodes: int = graph_caps.DEFAULT_MAX_NODES,
 ) -> str:
-    """The HTML page for one standpoint (``snapshot_facts`` from ``api.snapshot_facts``)."""
+    """The HTML page for one standpoint (``snapshot_facts`` from ``api.snapshot_facts``).
+
+    The page stays small on a long history: the graph is capped at ``max_nodes`` nodes (0: no
+    limit) and draws ``rejected`` candidates only when asked; each explanation is the concise
+    one (:func:`resolver.verdicts.caps.concise`), collapsed until opened.
+    """
     facts = explaining.query_facts(prepared, everything=True) if explaining else ""
     facts += snapshot_facts
     resolution = resolve(prepared, standpoint, facts)
@@ -93,7 +100,7 @@ def render(
         '<nav><a href="#verdicts">Verdicts</a><a href="#graph">Graph</a>'
         '<a href="#lifelines">Lifelines</a><a href="#explanations">Explanations</a></nav>',
         _verdicts(resolution, ids),
-        _graph_section(graphs.drawable(graph, rejected), ids, use_graphviz),
+        _graph_section(graphs.drawable(graph, rejected), ids, use_graphviz, max_nodes),
         '<section id="lifelines"><h2>Lifelines</h2><p>What was owed when: each bar runs from '
         "the opening to the close, or to the standpoint while still owed. Hover for details."
         f'</p><div class="figure">{lifelines.render(prepared, resolution, graph)}</div>'
@@ -190,13 +197,18 @@ def _verdicts(resolution: Resolution, ids: Mapping[str, str]) -> str:
     return "\n".join(out)
 
 
-def _graph_section(graph: nx.MultiDiGraph, ids: Mapping[str, str], use_graphviz: bool) -> str:
+def _graph_section(
+    graph: nx.MultiDiGraph, ids: Mapping[str, str], use_graphviz: bool, max_nodes: int = 0
+) -> str:
+    graph, omission = graph_caps.cap(graph, max_nodes)
     head = (
         '<section id="graph"><h2>Dependency and provenance graph</h2>'
-        "<p>Expectations and tasks coloured by status, the events that opened, closed or "
-        "were rejected as evidence, and who acted. Dashed edges had no effect. Rejected "
-        "candidates are drawn for expectations still open; the explanations list all.</p>"
+        "<p>Expectations and tasks coloured by status, the events that opened or closed "
+        "them (and rejected candidates when asked for), and who acted. Dashed edges had no "
+        "effect; each explanation names the nearest rejected candidates.</p>"
     )
+    if omission is not None:
+        head += f'<p class="note">This picture {escape(omission.text())}.</p>'
 
     def href(attrs: Mapping) -> str | None:
         ident = attrs.get("id")
@@ -245,19 +257,23 @@ def _adjacency(graph: nx.MultiDiGraph) -> str:
 
 
 def _explanations(prepared: Prepared, resolution: Resolution, ids: Mapping[str, str]) -> str:
-    out = ['<section id="explanations"><h2>Explanations</h2>']
+    out = [
+        '<section id="explanations"><h2>Explanations</h2>',
+        '<p class="muted">Open one to read its decisive argument and its nearest rejected '
+        "candidates; <code>openloop explain ID --full</code> lists every candidate.</p>",
+    ]
     if explaining is None:
         out.append('<p class="muted">Each verdict with the reasons the rules gave.</p>')
     for v in resolution.expectations:
         out.append(
-            f'<details open id="{ids[v.id]}"><summary>{escape(v.id)} {_badge(v.status)}</summary>'
+            f'<details id="{ids[v.id]}"><summary>{escape(v.id)} {_badge(v.status)}</summary>'
         )
         out.append(_explanation(prepared, resolution, v))
         out.append("</details>")
     if explaining is not None:
         for t in resolution.tasks:
             out.append(
-                f'<details open id="{ids[t.id]}"><summary>task {escape(t.id)} '
+                f'<details id="{ids[t.id]}"><summary>task {escape(t.id)} '
                 f"{_badge(t.status)}</summary>"
             )
             out.append(_tree(explaining.explain(prepared, resolution, t.id)))
@@ -271,9 +287,11 @@ def _explanations(prepared: Prepared, resolution: Resolution, ids: Mapping[str, 
 
 def _explanation(prepared: Prepared, resolution: Resolution, v: ExpectationVerdict) -> str:
     if explaining is not None:
-        return _tree(explaining.explain(prepared, resolution, v.id))
+        tree = explaining.explain(prepared, resolution, v.id)
+        return _tree(caps.concise(prepared, resolution, tree))
     declared = prepared.project.expectation(v.id)
-    items = [f"<li>{escape(describe(r, prepared.project, declared))}</li>" for r in v.reasons]
+    shown, _ = caps.reasons_shown(v)
+    items = [f"<li>{escape(describe(r, prepared.project, declared))}</li>" for r in shown]
     return '<ul class="reasons">' + "".join(items) + "</ul>"
 
 

@@ -90,6 +90,12 @@ def _records(path: Path) -> list[tuple[int, Any]]:
             value, index = decoder.raw_decode(text, index)
         except json.JSONDecodeError as exc:
             raise InputError(f"invalid JSON: {exc.msg}", Location(name, exc.lineno)) from None
+        except RecursionError:
+            raise InputError("invalid JSON: nested too deeply", Location(name, line)) from None
+        except ValueError:  # Python refuses integers of more than 4,300 digits
+            raise InputError(
+                "invalid JSON: an integer with too many digits", Location(name, line)
+            ) from None
         items.append((line, value))
         index = _skip(text, index)
         if index < len(text) and text[index] == ",":

@@ -69,6 +69,8 @@ def read_junit(
             name,
             f"refused: the XML declares entities or external references ({type(exc).__name__})",
         ) from None
+    except (LookupError, ValueError, RecursionError) as exc:  # an unknown declared encoding...
+        raise source_error(name, f"malformed XML ({exc}); expected a JUnit XML report") from None
     if _local(root.tag) not in ("testsuites", "testsuite"):
         raise source_error(
             name, f"the root element is <{_local(root.tag)}>; expected <testsuites> or <testsuite>"

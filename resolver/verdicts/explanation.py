@@ -397,7 +397,9 @@ def _about(reason: Reason, project: Project, x: Expectation) -> str:
 
 
 def _candidates_node(view: _View, x: Expectation, number: int, verdict: ExpectationVerdict) -> Node:
-    took = {view.event(e): (str(s), str(t), i) for e, s, t, i in view.rows("transition_taken", number)}
+    took = {
+        view.event(e): (str(s), str(t), i) for e, s, t, i in view.rows("transition_taken", number)
+    }
     reopened = {view.event(e): str(h) for e, h, _ in view.rows("reopen_taken", number)}
     reasons = _reasons_by_event(verdict)
     authority: dict[str, list[tuple[str, str]]] = {}

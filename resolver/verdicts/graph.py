@@ -3,9 +3,9 @@
 A commitment graph links what was owed (tasks, expectations) to what happened (events) and who
 did it (actors). Every node and edge here is copied from the verdicts and atoms of
 ``rules/*.lp`` at one standpoint; nothing here decides a status or a tier, and the
-transitions that took effect are the rules' ``transition_taken`` and ``reopen_taken`` atoms. Only events the standpoint can see
-appear, because they come from the standpoint's atoms (``visible_touch``, ``reason``,
-``closed``, ``finding``).
+transitions that took effect are the rules' ``transition_taken`` and ``reopen_taken`` atoms.
+Only events the standpoint can see appear, because they come from the standpoint's atoms
+(``visible_touch``, ``reason``, ``transition_taken``, ``finding``).
 
 Node ids are ``KIND:ID`` (``expectation:intent-401``, ``event:commit-118``, ``actor:alice``,
 ``task:release-prep``); edges are keyed by their kind, so users can ask networkx directly:
@@ -293,7 +293,6 @@ class _Builder:
             self.graph.add_node(node, kind="actor", id=name, role=roles.get(name))
         return node
 
-
     def _policies(self) -> None:
         """``policy P instantiates X`` and ``policy P triggered_by E`` for each instance shown
         (SPEC 5.2); an obligation of a task instance hangs off its task by ``part_of``."""
@@ -301,8 +300,10 @@ class _Builder:
             if verdict.policy is None or verdict.trigger is None:
                 continue
             kind = "task" if self.project.task(verdict.id) else "expectation"
-            if kind == "expectation" and verdict.task and self.graph.has_node(
-                node_id("task", verdict.task)
+            if (
+                kind == "expectation"
+                and verdict.task
+                and self.graph.has_node(node_id("task", verdict.task))
             ):
                 continue
             source = node_id("policy", verdict.policy)
@@ -384,9 +385,7 @@ def drawable(graph: nx.MultiDiGraph, rejected: str = "open") -> nx.MultiDiGraph:
         return rejected == "candidates" or graph.nodes[v].get("status") in ("OPEN", "UNKNOWN")
 
     view = nx.subgraph_view(graph, filter_edge=keep)
-    items = {
-        n for n, kind in graph.nodes(data="kind") if kind in ("expectation", "task", "policy")
-    }
+    items = {n for n, kind in graph.nodes(data="kind") if kind in ("expectation", "task", "policy")}
     events = {
         n
         for n, kind in graph.nodes(data="kind")

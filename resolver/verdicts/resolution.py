@@ -61,6 +61,8 @@ class ExpectationVerdict:
     channels: dict[str, ChannelFootprint]
     reasons: tuple[Reason, ...]
     examined: tuple[str, ...] = ()
+    #: The key reasons among ``reasons`` (``reason_is_key``, rules/standpoint/key_reasons.lp).
+    key_reasons: tuple[Reason, ...] = ()
     #: The weakest tier that may satisfy it (``verify_tier``: its ``verify``, else the default).
     verify: str | None = None
     #: For a policy instance: the policy and the trigger event (SPEC 5.2), else None.
@@ -170,6 +172,7 @@ def read(
     # Without reasons the rejected candidates were left out, so reasons would be partial.
     reasons = per_item("reason") if with_reasons else {}
     examined = per_item("visible_touch") if with_reasons else {}
+    keys = per_item("reason_is_key") if with_reasons else {}
 
     listed, task_list, made_by = _listing(facts, project, atoms)
     verdicts = []
@@ -200,21 +203,8 @@ def read(
                 bound=_decode(bound[number]) if number in bound else None,
                 footprint_complete=number in complete,
                 channels=dict(sorted(channels.items())),
-                reasons=tuple(
-                    sorted(
-                        (
-                            _reason(facts, args, verify_tier.get(number))
-                            for args in reasons.get(number, [])
-                        ),
-                        key=lambda r: (
-                            r.code,
-                            r.event or "",
-                            r.detail,
-                            r.channel or "",
-                            r.gap or (),
-                        ),
-                    )
-                ),
+                reasons=_reasons(facts, reasons.get(number, []), verify_tier.get(number)),
+                key_reasons=_reasons(facts, keys.get(number, []), verify_tier.get(number)),
                 examined=tuple(sorted(facts.event_id(e) for (e,) in examined.get(number, []))),
                 verify=verify_tier.get(number),
                 policy=made_by.get(x.id, (None, None))[0],
@@ -279,6 +269,16 @@ def _listing(facts, project, atoms: Atoms) -> tuple[list, list, dict[str, tuple[
     listed.sort(key=lambda x: x.id)
     task_list.sort(key=lambda t: t.id)
     return listed, task_list, made_by
+
+
+def _reasons(facts, rows: list[tuple], verify: str | None) -> tuple[Reason, ...]:
+    """Reason atoms as typed reasons, in a stable order (code, event, rule, channel, gap)."""
+    return tuple(
+        sorted(
+            (_reason(facts, args, verify) for args in rows),
+            key=lambda r: (r.code, r.event or "", r.detail, r.channel or "", r.gap or ()),
+        )
+    )
 
 
 def _reason(facts, args: tuple, verify: str | None = None) -> Reason:

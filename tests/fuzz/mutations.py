@@ -147,7 +147,12 @@ def mutant(pool: list[History], seed: int, index: int) -> Mutant:
     history = pool[index % len(pool)]
     files = dict(history.files)
     name = rng.choice(sorted(files))
-    data = files[name]
+    files[name], steps = mutate(rng, name, files[name])
+    return Mutant(history, files, steps)
+
+
+def mutate(rng: random.Random, name: str, data: bytes) -> tuple[bytes, tuple[str, ...]]:
+    """One to three mutations of one file's bytes, and what they were."""
     steps = []
     for _ in range(rng.choice((1, 1, 1, 2, 3))):
         operation = rng.choice(_OPERATIONS)
@@ -155,8 +160,7 @@ def mutant(pool: list[History], seed: int, index: int) -> Mutant:
             operation = _interesting
         data, step = operation(rng, data)
         steps.append(f"{name}: {step}")
-    files[name] = data
-    return Mutant(history, files, tuple(steps))
+    return data, tuple(steps)
 
 
 def _tokens(data: bytes) -> list[bytes]:

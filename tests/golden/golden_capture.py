@@ -1,8 +1,8 @@
 """The command outputs the golden test compares: every fixture history, every standpoint its
 test blocks name, through ``status``, ``check``, ``graph``, ``explain`` and ``receipt``.
 
-Run ``python tests/golden/golden_capture.py`` to write the golden files again (only after a change that
-is meant to alter an output; say which in the change).
+Run ``python tests/golden/golden_capture.py`` to write the golden files again (only after a
+change that is meant to alter an output; say which in the change).
 """
 
 from __future__ import annotations

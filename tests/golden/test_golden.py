@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 
 import pytest
-from golden_capture import goldens, golden_path, render
+from golden_capture import golden_path, goldens, render
 
 
 @pytest.mark.parametrize("history", goldens(), ids=lambda p: golden_path(p).stem)

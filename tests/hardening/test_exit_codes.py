@@ -100,18 +100,18 @@ def test_closed_stdout_with_output_file_still_works(release, tmp_path):
 _INTERRUPT = """
 import os, signal, sys
 import resolver.cli.output as output
-from resolver import api
 from resolver.cli.main import main
+from resolver.language import loader
 
 def interrupt():
     os.kill(os.getpid(), signal.SIGINT)
 
-if sys.argv[1] == "prepare":
-    real_prepare = api.prepare
-    def prepare(paths):
+if sys.argv[1] == "load":
+    real_collect = loader.collect_files
+    def collect_files(paths):
         interrupt()
-        return real_prepare(paths)
-    api.prepare = prepare
+        return real_collect(paths)
+    loader.collect_files = collect_files
 else:
     real_replace = output.os.replace
     def replace(source, target):
@@ -124,7 +124,7 @@ sys.exit(main(sys.argv[2:]))
 
 def test_ctrl_c_prints_one_line_and_exits_130(release):
     result = subprocess.run(
-        [sys.executable, "-c", _INTERRUPT, "prepare", "status", str(release), *AT],
+        [sys.executable, "-c", _INTERRUPT, "load", "status", str(release), *AT],
         capture_output=True,
         text=True,
         check=False,

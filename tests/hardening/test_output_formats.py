@@ -82,6 +82,7 @@ def _cases() -> list[tuple[str, list[str], str]]:
         "receipt": ["t1"],
         "graph": ["--known", "latest"],
         "ready": [],
+        "brief": [],
     }
     cases = []
     for command, extra in base.items():

@@ -142,7 +142,11 @@ def test_groups_follow_tasks_requires_and_markers():
             Event("m", "commits", 1, 1, HERE, markers=(Marker("completes", "d"),)),
             Event("n", "commits", 2, 2, HERE, markers=(Marker("cancels", "e"),) * 1),
             Event(
-                "o", "commits", 3, 3, HERE,
+                "o",
+                "commits",
+                3,
+                3,
+                HERE,
                 markers=(Marker("completes", "d"), Marker("claims_complete", "t")),
             ),
         ),
@@ -186,9 +190,21 @@ def test_dask_local_cluster_matches_one_solve():
 def test_cli_jobs_is_byte_identical(tmp_path: Path):
     def run(*extra: str) -> str:
         done = subprocess.run(
-            [sys.executable, "-m", "resolver", "status", str(ROOT / "fixtures/release"),
-             "--at", "2024-08-23", "--format", "json", *extra],
-            capture_output=True, text=True, check=True,
+            [
+                sys.executable,
+                "-m",
+                "resolver",
+                "status",
+                str(ROOT / "fixtures/release"),
+                "--at",
+                "2024-08-23",
+                "--format",
+                "json",
+                *extra,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
         )
         return done.stdout
 
@@ -200,7 +216,8 @@ def test_cli_jobs_is_byte_identical(tmp_path: Path):
 def test_cli_refuses_a_bad_jobs_count():
     done = subprocess.run(
         [sys.executable, "-m", "resolver", "status", str(ROOT / "fixtures/release"), "--jobs", "0"],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 2
     assert "expected a positive integer" in done.stderr

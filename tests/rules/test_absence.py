@@ -10,7 +10,9 @@ BASE = "expectation(10). opening(10,100,100). work(1). work(2). "
 def test_search_channels_are_the_search_list_else_every_work_channel() -> None:
     listed = standpoint(BASE + "search(10,2). declared_channel(1).")
     assert listed.named("search_channel") == {"search_channel(10,2)"}
-    default = standpoint(BASE + "declared_channel(1). tblock(2,1,50,60,50,60). mention(3). declared_channel(3).")
+    default = standpoint(
+        BASE + "declared_channel(1). tblock(2,1,50,60,50,60). mention(3). declared_channel(3)."
+    )
     assert default.named("search_channel") == {"search_channel(10,1)", "search_channel(10,2)"}
 
 
@@ -21,7 +23,10 @@ def test_never_searched_is_incomplete_search() -> None:
 
 
 def test_all_searched_without_gaps_is_corroborated() -> None:
-    a = standpoint(BASE + "declared_channel(1). tblock(1,1,50,60,50,60). cblock(10,1,5,1,200,200,200,200).", now=300)
+    a = standpoint(
+        BASE + "declared_channel(1). tblock(1,1,50,60,50,60). cblock(10,1,5,1,200,200,200,200).",
+        now=300,
+    )
     assert a.shows("confidence(10,corroborated_open)") and a.shows("footprint_complete(10)")
     assert a.shows("candidates(10,1,1)")
 
@@ -39,7 +44,10 @@ def test_a_gap_after_the_opening_makes_it_unknown() -> None:
 
 
 def test_an_unconfirmed_effect_in_the_open_period_makes_it_unknown() -> None:
-    facts = BASE + "declared_channel(1). tblock(1,1,50,60,50,60). evt(6,200,200,0). unconfirmed(10,6,state)."
+    facts = (
+        BASE
+        + "declared_channel(1). tblock(1,1,50,60,50,60). evt(6,200,200,0). unconfirmed(10,6,state)."
+    )
     a = standpoint(facts, now=400)
     assert a.has("unknown_because(10,unconfirmed_effect)") and a.shows("status(10,unknown)")
     assert not standpoint(facts, now=150).has("unknown_because(10,unconfirmed_effect)")

@@ -6,7 +6,10 @@ from tests.rules.harness import standpoint
 
 
 def test_time_blocks_searched_and_through() -> None:
-    facts = "tblock(1,1,100,200,100,200). tblock(1,2,300,400,300,400). tdetail(1,2,300,300). tdetail(1,2,400,400)."
+    facts = (
+        "tblock(1,1,100,200,100,200). tblock(1,2,300,400,300,400). "
+        "tdetail(1,2,300,300). tdetail(1,2,400,400)."
+    )
     a = standpoint(facts, now=350)
     assert a.has("searched(1)") and a.has("through(1,300)")
     assert a.has("tb_full(1,1)") and a.has("tb_partial(1,2)")
@@ -57,7 +60,10 @@ def test_invisible_whole_blocks_between_visible_ones_are_skipped() -> None:
     )
     a = standpoint(facts, now=200)
     assert a.shows("gap(1,2,2)") and a.shows("gap(1,4,4)")
-    b = standpoint(facts.replace("sblock(1,3,3,3,150,150,150,150,150)", "sblock(1,3,3,3,550,550,550,550,550)"), now=200)
+    b = standpoint(
+        facts.replace("sblock(1,3,3,3,150,150,150,150,150)", "sblock(1,3,3,3,550,550,550,550,550)"),
+        now=200,
+    )
     assert b.shows("gap(1,2,4)")
 
 

@@ -34,8 +34,10 @@ def test_ties_unrecorded_transitions_and_links() -> None:
         "evt(6,200,200,0). close(10,6,satisfied,state,1). evt(7,200,200,0). "
         "close(10,7,cancelled,none,6). evt(8,200,200,0). close(10,8,satisfied,state,1). "
         "evt(9,300,900,0). close(10,9,waived,none,7). explain_target(10). "
-        "evt(11,250,250,0). for_reasons(rejection(10,11,no_done_cue)). for_reasons(cand_channel(10,11,1)). "
-        "phrase_hit(10,11). names_value(10,11). names_id(10,11). done_cue(11). overlap(10,11,1,1,4). "
+        "evt(11,250,250,0). for_reasons(rejection(10,11,no_done_cue)). "
+        "for_reasons(cand_channel(10,11,1)). "
+        "phrase_hit(10,11). names_value(10,11). names_id(10,11). done_cue(11). "
+        "overlap(10,11,1,1,4). "
     )
     a = standpoint(facts, now=400)
     assert a.shows("tie(10,200,6,7,stronger)") and a.shows("tie(10,200,6,8,lower_id)")
@@ -78,7 +80,8 @@ def test_the_nearest_candidate_for_each_status() -> None:
         "for_reasons(cand_channel(10,8,1)). "
         "evt(9,260,260,0). below_verify(10,9,textual). for_reasons(rejection(10,9,below_verify)). "
         "for_reasons(cand_channel(10,9,1)). "
-        "evt(11,270,270,0). unconfirmed(10,11,state). for_reasons(rejection(10,11,unconfirmed_effect)). "
+        "evt(11,270,270,0). unconfirmed(10,11,state). "
+        "for_reasons(rejection(10,11,unconfirmed_effect)). "
         "for_reasons(cand_channel(10,11,1)). "
         "for_reasons(evt(12,280,280,0)). for_reasons(rejection(10,12,other_state)). "
         "for_reasons(cand_channel(10,12,1)). "
@@ -113,7 +116,10 @@ def test_key_reasons_of_open_and_unknown_verdicts() -> None:
     assert standpoint(BASE + "explain_target(10).").shows("key_reason(10,no_candidate,0)")
     gap = BASE + "explain_target(10). unknown_because(10,gap)."
     assert standpoint(gap).shows("key_reason(10,gap,0)")
-    effect = BASE + "explain_target(10). evt(6,200,200,0). unconfirmed(10,6,state). for_reasons(rejection(10,6,unconfirmed_effect))."
+    effect = (
+        BASE + "explain_target(10). evt(6,200,200,0). unconfirmed(10,6,state). "
+        "for_reasons(rejection(10,6,unconfirmed_effect))."
+    )
     b = standpoint(effect, now=400)
     assert b.shows("key_reason(10,unconfirmed_effect,6)") and b.shows("status(10,unknown)")
 
@@ -127,15 +133,21 @@ def test_why_not_answers() -> None:
     assert unknown.shows("why_not(10,unknown,no_doubt,0)")
     opened = standpoint(open_x + "why_not_status(not_opened).")
     assert opened.shows("why_not(10,not_opened,opened,5)")
-    oracle = standpoint("expectation(10). opening(10,100,100). explain_all. why_not_status(not_opened).")
+    oracle = standpoint(
+        "expectation(10). opening(10,100,100). explain_all. why_not_status(not_opened)."
+    )
     assert oracle.shows("why_not(10,not_opened,opened,0)")
-    hidden = standpoint("expectation(10). opening(10,900,900). explain_all. why_not_status(open).", now=500)
+    hidden = standpoint(
+        "expectation(10). opening(10,900,900). explain_all. why_not_status(open).", now=500
+    )
     assert hidden.shows("why_not(10,open,not_opened,0)")
     closed = open_x + "evt(6,200,200,0). close(10,6,cancelled,none,6). "
     c = standpoint(closed + "why_not_status(satisfied).", now=400)
     assert c.shows("why_not(10,satisfied,closed_first,6)")
     assert standpoint(closed + "why_not_status(open).", now=400).shows("why_not(10,open,closed,6)")
-    assert standpoint(closed + "why_not_status(unknown).", now=400).shows("why_not(10,unknown,closed,6)")
+    assert standpoint(closed + "why_not_status(unknown).", now=400).shows(
+        "why_not(10,unknown,closed,6)"
+    )
     gap = standpoint(open_x + "unknown_because(10,gap). why_not_status(open).")
     assert gap.shows("why_not(10,open,unknown_because,0)")
 

@@ -15,7 +15,8 @@ def test_verdict_events_reach_every_standpoint_the_rest_only_for_reasons() -> No
         BASE + "event(6,1,200,201,1). sets(6,30,31). event(7,1,210,210,1). overlap(10,7,1,1,4). "
         "event(8,1,220,220,1). marker(8,claims_complete,10). event(9,1,230,230,1). "
         "event(11,1,240,240,1). marker(11,reports_pending,10). "
-        "event(12,1,250,250,1). marker(12,reopens,10). event(13,1,260,260,0). marker(13,cancels,10). "
+        "event(12,1,250,250,1). marker(12,reopens,10). event(13,1,260,260,0). "
+        "marker(13,cancels,10). "
         "principal(10,1). event(14,1,270,270,0). sets(14,30,31). outcome(14,unknown). "
         "event(15,1,280,280,0). overlap(10,15,1,1,4). done_cue(15). "
         "expectation(16). before(16,17). event(17,1,290,290,0). opened_time(16,1)."
@@ -23,7 +24,9 @@ def test_verdict_events_reach_every_standpoint_the_rest_only_for_reasons() -> No
     for e in (5, 6, 8, 11, 12, 13, 14, 15, 17):
         assert any(s.startswith(f"evt({e},") for s in a.shown), e
     assert a.shows("for_reasons(evt(7,210,210,1))")
-    assert not any(s.startswith("evt(9,") or "evt(9," in s for s in a.shown), "untouched: not needed"
+    assert not any(s.startswith("evt(9,") or "evt(9," in s for s in a.shown), (
+        "untouched: not needed"
+    )
     assert a.shows("for_reasons(cand_channel(10,6,1))")
     assert a.shows("work(1)") and a.shows("mention(2)")
     assert a.shows("opening(10,100,100)") and a.shows("opener(10,5)")
@@ -36,15 +39,19 @@ def test_verdict_events_reach_every_standpoint_the_rest_only_for_reasons() -> No
 
 
 def test_policy_instances_name_their_verdict_events() -> None:
-    a = prepare("channel(1). event(6,1,5,5,0). event(7,1,6,6,0). event(8,1,7,7,0). "
-                "derived(20,6). derived_task(21,7). kind_after(22,8). touch(20,6). "
-                "touch(21,7). touch(22,8).")
+    a = prepare(
+        "channel(1). event(6,1,5,5,0). event(7,1,6,6,0). event(8,1,7,7,0). "
+        "derived(20,6). derived_task(21,7). kind_after(22,8). touch(20,6). "
+        "touch(21,7). touch(22,8)."
+    )
     assert {"evt(6,5,5,0)", "evt(7,6,6,0)", "evt(8,7,7,0)"} <= a.shown
 
 
 def test_only_the_interface_is_shown() -> None:
     a = prepare(BASE + "event(6,1,200,201,1). sets(6,30,31).")
-    assert not any(s.startswith(("candidate(", "touch(", "reaches(", "expectation(")) for s in a.shown)
+    assert not any(
+        s.startswith(("candidate(", "touch(", "reaches(", "expectation(")) for s in a.shown
+    )
 
 
 def test_a_claim_about_a_task_reaches_every_standpoint() -> None:

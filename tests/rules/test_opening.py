@@ -21,11 +21,14 @@ def test_an_oracle_time_is_known_from_itself_and_loses_to_opened_by() -> None:
 def test_an_obligation_without_its_own_opening_opens_with_its_task() -> None:
     a = prepare("expectation(10). task(20). part_of(10,20). opened_time(20,40).")
     assert a.has("opening(10,40,40)") and a.shows("opened_by_source(10,20)")
-    b = prepare(
-        "expectation(10). task(20). part_of(10,20). opened_by(20,5). event(5,1,60,61,0)."
-    )
+    b = prepare("expectation(10). task(20). part_of(10,20). opened_by(20,5). event(5,1,60,61,0).")
     assert b.has("opening(10,60,61)") and b.has("opener(10,5)")
-    own = prepare("expectation(10). task(20). part_of(10,20). opened_time(20,40). opened_time(10,9).")
+    own = prepare(
+        "expectation(10). task(20). part_of(10,20). opened_time(20,40). opened_time(10,9)."
+    )
     assert own.named("opening") == {"opening(10,9,9)"}
-    by = prepare("expectation(10). task(20). part_of(10,20). opened_time(20,40). opened_by(10,5). event(5,1,8,8,0).")
+    by = prepare(
+        "expectation(10). task(20). part_of(10,20). opened_time(20,40). opened_by(10,5). "
+        "event(5,1,8,8,0)."
+    )
     assert by.named("opening") == {"opening(10,8,8)"}

@@ -21,7 +21,9 @@ def test_a_task_precondition_blocks_until_the_task_is_complete() -> None:
     facts = BASE + "task(20). part_of(11,20). requires(10,20)."
     a = standpoint(facts)
     assert a.shows("blocked_by(10,20,incomplete)")
-    assert not standpoint(facts + "evt(6,200,200,0). close(11,6,waived,none,7).").shows("flag(10,blocked)")
+    assert not standpoint(facts + "evt(6,200,200,0). close(11,6,waived,none,7).").shows(
+        "flag(10,blocked)"
+    )
 
 
 def test_a_task_requires_for_each_of_its_obligations() -> None:
@@ -43,7 +45,8 @@ def test_precondition_unmet_on_a_task_reads_each_obligation() -> None:
     facts = (
         BASE + "expectation(12). opening(12,100,100). task(20). part_of(11,20). part_of(12,20). "
         "requires(10,20). evt(6,200,200,0). close(10,6,satisfied,state,1). "
-        "evt(7,150,150,0). close(11,7,satisfied,state,1). evt(8,300,300,0). close(12,8,satisfied,state,1)."
+        "evt(7,150,150,0). close(11,7,satisfied,state,1). "
+        "evt(8,300,300,0). close(12,8,satisfied,state,1)."
     )
     assert standpoint(facts).shows("flag(10,precondition_unmet)")
     early = facts.replace("evt(8,300,300,0)", "evt(8,190,190,0)")

@@ -19,7 +19,8 @@ def test_rejections_proposals_and_doubts_of_seen_candidates() -> None:
         "for_reasons(cand_channel(10,6,1)). "
         "evt(7,200,200,0). proposal(10,7,cancels). for_reasons(rejection(10,7,proposal)). "
         "evt(8,200,200,0). below_verify(10,8,textual). for_reasons(rejection(10,8,below_verify)). "
-        "evt(9,200,200,0). unconfirmed(10,9,state). for_reasons(rejection(10,9,unconfirmed_effect)). "
+        "evt(9,200,200,0). unconfirmed(10,9,state). "
+        "for_reasons(rejection(10,9,unconfirmed_effect)). "
         "for_reasons(evt(11,900,900,0)). for_reasons(rejection(10,11,no_link)). "
     )
     a = standpoint(facts, now=500)

@@ -12,6 +12,10 @@ def test_the_snapshot_speaks_to_open_and_unknown_verdicts() -> None:
     assert a.has("snapshot_says(10,suggests_done)") and a.shows("status(10,open)")
     assert a.shows("reason(10,snapshot,0,suggests_done)")
     b = standpoint(BASE + "snapshot_state(30,99). snapshot_state(40,41). unknown_because(10,gap).")
-    assert b.has("snapshot_says(10,agrees_open(99))") and b.has("snapshot_says(10,suggests_superseded)")
-    closed = standpoint(BASE + "snapshot_state(30,31). evt(6,200,200,0). close(10,6,cancelled,none,6).")
+    assert b.has("snapshot_says(10,agrees_open(99))") and b.has(
+        "snapshot_says(10,suggests_superseded)"
+    )
+    closed = standpoint(
+        BASE + "snapshot_state(30,31). evt(6,200,200,0). close(10,6,cancelled,none,6)."
+    )
     assert not closed.named("snapshot_says")

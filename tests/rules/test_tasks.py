@@ -35,7 +35,12 @@ def test_unknown_when_the_rest_hinges_on_an_unknown() -> None:
 
 
 def test_a_false_completion_judged_at_the_claims_own_instant() -> None:
-    facts = BASE + _close(10, 6, 200) + _close(11, 7, 400) + "evt(8,300,300,3). claim(8,claims_complete,20). "
+    facts = (
+        BASE
+        + _close(10, 6, 200)
+        + _close(11, 7, 400)
+        + "evt(8,300,300,3). claim(8,claims_complete,20). "
+    )
     a = standpoint(facts, now=500)
     assert a.shows("finding(false_completion,8,20)")
     assert a.shows("finding_outstanding(8,20,11)") and not a.shows("finding_outstanding(8,20,10)")
@@ -57,7 +62,15 @@ def test_a_false_pending_when_it_was_done() -> None:
     facts = BASE + _close(10, 6, 200) + "evt(8,300,300,3). claim(8,reports_pending,10). "
     a = standpoint(facts, now=500)
     assert a.shows("finding(false_pending,8,10)")
-    b = standpoint(facts.replace("claim(8,reports_pending,10)", "claim(8,reports_pending,11)"), now=500)
+    b = standpoint(
+        facts.replace("claim(8,reports_pending,10)", "claim(8,reports_pending,11)"), now=500
+    )
     assert not b.named("finding")
-    task = standpoint(BASE + _close(10, 6, 200) + _close(11, 7, 210) + "evt(8,300,300,3). claim(8,reports_pending,20).", now=500)
+    task = standpoint(
+        BASE
+        + _close(10, 6, 200)
+        + _close(11, 7, 210)
+        + "evt(8,300,300,3). claim(8,reports_pending,20).",
+        now=500,
+    )
     assert task.shows("finding(false_pending,8,20)")

@@ -28,8 +28,13 @@ def test_another_value_contradicts_and_reaches_nothing() -> None:
 
 def test_explicit_from_a_non_agent_or_an_authoritative_channel() -> None:
     a = prepare(
-        BASE + _event(6) + "marker(6,completes,10). " + _event(7, 4, 3)
-        + "marker(7,completes,10). " + _event(8, 1, 3) + "marker(8,completes,10)."
+        BASE
+        + _event(6)
+        + "marker(6,completes,10). "
+        + _event(7, 4, 3)
+        + "marker(7,completes,10). "
+        + _event(8, 1, 3)
+        + "marker(8,completes,10)."
     )
     assert a.has("reaches(10,6,explicit)") and a.has("reaches(10,7,explicit)")
     assert not a.has("reaches(10,8,explicit)") and a.has("reaches(10,8,textual)")
@@ -38,10 +43,17 @@ def test_explicit_from_a_non_agent_or_an_authoritative_channel() -> None:
 
 def test_semantic_needs_a_strong_link_that_names_the_value() -> None:
     a = prepare(
-        BASE + _event(6) + "overlap(10,6,1,2,3). names_value(10,6). " + _event(7)
-        + "overlap(10,7,1,2,3). " + _event(8) + "phrase_hit(10,8). names_value(10,8). "
-        + _event(9) + "overlap(10,9,2,1,1). names_value(10,9). "
-        + _event(11) + "overlap(10,11,1,2,4). names_value(10,11)."
+        BASE
+        + _event(6)
+        + "overlap(10,6,1,2,3). names_value(10,6). "
+        + _event(7)
+        + "overlap(10,7,1,2,3). "
+        + _event(8)
+        + "phrase_hit(10,8). names_value(10,8). "
+        + _event(9)
+        + "overlap(10,9,2,1,1). names_value(10,9). "
+        + _event(11)
+        + "overlap(10,11,1,2,4). names_value(10,11)."
     )
     assert a.has("reaches(10,6,semantic)") and a.has("reaches(10,8,semantic)")
     assert not a.has("reaches(10,7,semantic)") and a.has("strong(10,7)")
@@ -57,9 +69,13 @@ def test_without_a_want_a_strong_link_is_enough() -> None:
 
 def test_merges_and_restatements_never_link_strongly() -> None:
     a = prepare(
-        BASE + _event(6) + "overlap(10,6,1,2,2). names_value(10,6). merge_kind(6). "
-        + _event(7) + "overlap(10,7,2,2,2). names_value(10,7). covered(10,7,3,3)."
-        + _event(8) + "overlap(10,8,2,2,2). names_value(10,8). covered(10,8,2,3)."
+        BASE
+        + _event(6)
+        + "overlap(10,6,1,2,2). names_value(10,6). merge_kind(6). "
+        + _event(7)
+        + "overlap(10,7,2,2,2). names_value(10,7). covered(10,7,3,3)."
+        + _event(8)
+        + "overlap(10,8,2,2,2). names_value(10,8). covered(10,8,2,3)."
     )
     assert a.has("restates(10,6)") and not a.has("strong(10,6)")
     assert a.has("restatement(10,7)") and not a.has("strong(10,7)")
@@ -68,8 +84,13 @@ def test_merges_and_restatements_never_link_strongly() -> None:
 
 def test_textual_a_done_claim_weakly_linked_or_naming_the_id() -> None:
     a = prepare(
-        BASE + _event(6) + "overlap(10,6,1,1,5). done_cue(6). " + _event(7)
-        + "names_id(10,7). done_cue(7). " + _event(8) + "overlap(10,8,1,1,5)."
+        BASE
+        + _event(6)
+        + "overlap(10,6,1,1,5). done_cue(6). "
+        + _event(7)
+        + "names_id(10,7). done_cue(7). "
+        + _event(8)
+        + "overlap(10,8,1,1,5)."
     )
     assert a.has("reaches(10,6,textual)") and a.has("reaches(10,7,textual)")
     assert not a.has("reaches(10,8,textual)") and a.has("weak(10,8)")
@@ -82,5 +103,7 @@ def test_verify_sets_the_weakest_tier_accepted_default_semantic() -> None:
     assert default.has("below_verify(10,6,textual)") and default.has("accepted(10,7,state)")
     lax = prepare(BASE + text + "verify(10,textual).")
     assert lax.has("accepted(10,6,textual)") and lax.shows("verify_tier(10,textual)")
-    strict = prepare(BASE + text.replace("sets(7,30,31)", "marker(7,completes,10)") + "verify(10,state).")
+    strict = prepare(
+        BASE + text.replace("sets(7,30,31)", "marker(7,completes,10)") + "verify(10,state)."
+    )
     assert strict.has("below_verify(10,7,explicit)") and strict.has("verify_rank(10,1)")

@@ -18,7 +18,9 @@ def test_open_without_a_visible_transition() -> None:
 
 
 def test_the_earliest_close_wins() -> None:
-    a = standpoint(BASE + _close(6, 300) + _close(7, 200, "cancelled", "none", 6) + "inext(10,200,300).")
+    a = standpoint(
+        BASE + _close(6, 300) + _close(7, 200, "cancelled", "none", 6) + "inext(10,200,300)."
+    )
     assert a.named("status") == {"status(10,cancelled)"}
     assert a.named("closed_by") == {"closed_by(10,7)"}
     assert a.shows("closed_time(10,200)") and a.has("late_close(10,6,already_closed)")
@@ -34,7 +36,9 @@ def test_each_closing_status_with_its_tier() -> None:
 
 
 def test_ties_at_one_instant_by_rank_then_lower_event() -> None:
-    a = standpoint(BASE + _close(7, 200, "waived", "none", 7) + _close(8, 200, tier="textual", rank=4))
+    a = standpoint(
+        BASE + _close(7, 200, "waived", "none", 7) + _close(8, 200, tier="textual", rank=4)
+    )
     assert a.shows("closed_by(10,8)") and a.has("late_close(10,7,lost_tie)")
     b = standpoint(BASE + _close(8, 200) + _close(7, 200))
     assert b.shows("closed_by(10,7)") and b.has("beaten(10,200,8,1)")

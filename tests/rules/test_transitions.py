@@ -17,16 +17,25 @@ def _event(e: int, actor: int = 1) -> str:
 
 
 def test_a_confirmed_accepted_candidate_closes_as_satisfied_with_its_tier() -> None:
-    a = prepare(BASE + _event(6) + "sets(6,30,31). " + _event(7) + "sets(7,30,31). outcome(7,unknown).")
+    a = prepare(
+        BASE + _event(6) + "sets(6,30,31). " + _event(7) + "sets(7,30,31). outcome(7,unknown)."
+    )
     assert a.shows("close(10,6,satisfied,state,1)")
-    assert not a.named("close(10,7")  and a.shows("unconfirmed(10,7,state)")
+    assert not a.named("close(10,7") and a.shows("unconfirmed(10,7,state)")
     assert a.has("rejection(10,7,unconfirmed_effect)")
 
 
 def test_endings_of_a_principal_close_with_their_status_and_rank() -> None:
     a = prepare(
-        BASE + _event(6) + "marker(6,cancels,10). " + _event(7) + "marker(7,waives,10). "
-        + _event(8) + "marker(8,supersedes,10). " + _event(9) + "sets(9,40,41)."
+        BASE
+        + _event(6)
+        + "marker(6,cancels,10). "
+        + _event(7)
+        + "marker(7,waives,10). "
+        + _event(8)
+        + "marker(8,supersedes,10). "
+        + _event(9)
+        + "sets(9,40,41)."
     )
     assert a.shows("close(10,6,cancelled,none,6)") and a.shows("close(10,7,waived,none,7)")
     assert a.shows("close(10,8,superseded,none,5)") and a.shows("close(10,9,superseded,none,5)")
@@ -48,13 +57,27 @@ def test_reopenings_by_marker_or_contradiction() -> None:
 
 def test_every_other_candidate_is_rejected_with_its_most_specific_reason() -> None:
     a = prepare(
-        BASE + _event(6) + "overlap(10,6,1,1,5). done_cue(6). " + _event(7)
-        + "sets(7,40,9). " + _event(8) + "overlap(10,8,1,2,3). " + _event(9)
-        + "overlap(10,9,1,1,3). " + _event(11) + "marker(11,claims_complete,10). "
-        + _event(12) + "marker(12,reports_pending,10). " + _event(13) + "names_id(10,13). "
-        + _event(14) + "overlap(10,14,1,2,2). merge_kind(14). names_value(10,14). "
-        + _event(15) + "overlap(10,15,2,2,2). covered(10,15,2,2). names_value(10,15). "
-        + _event(16) + "sets(16,30,8)."
+        BASE
+        + _event(6)
+        + "overlap(10,6,1,1,5). done_cue(6). "
+        + _event(7)
+        + "sets(7,40,9). "
+        + _event(8)
+        + "overlap(10,8,1,2,3). "
+        + _event(9)
+        + "overlap(10,9,1,1,3). "
+        + _event(11)
+        + "marker(11,claims_complete,10). "
+        + _event(12)
+        + "marker(12,reports_pending,10). "
+        + _event(13)
+        + "names_id(10,13). "
+        + _event(14)
+        + "overlap(10,14,1,2,2). merge_kind(14). names_value(10,14). "
+        + _event(15)
+        + "overlap(10,15,2,2,2). covered(10,15,2,2). names_value(10,15). "
+        + _event(16)
+        + "sets(16,30,8)."
     )
     assert a.has("rejection(10,6,below_verify)")
     assert a.has("rejection(10,7,other_state)")

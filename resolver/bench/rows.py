@@ -1,0 +1,177 @@
+"""The rows that measure what a user runs, in CPU seconds and as ratios to the floor.
+
+Measured inside the size's own process (:mod:`resolver.bench.harness`), after its cold and warm
+runs, on the same history:
+
+* ``status_json``: ``openloop status --format json`` end to end, cold, in a fresh interpreter
+  (its CPU time read from ``RUSAGE_CHILDREN``, so worker processes count), once with the
+  default ``--jobs`` (the core count) and once with ``--jobs 1``;
+* ``warm``: ``warm_queries`` standpoints (default 100) on the one prepared history, each at a
+  random instant, the median per query (solve and read, with reasons);
+* ``explain``: one expectation's explanation tree on the prepared history (the middle id);
+* ``check``: the gate over every expectation, with each outstanding item's key reason;
+* ``compare`` (with ``--compare``): the hand-rolled SQLite state-tier query
+  (:mod:`resolver.bench.sqlite_compare`).
+
+CPU time (``process_time``) is the steady number on a shared machine; wall time is reported for
+``status_json`` beside it. :data:`TARGETS` are the project's goals, reported PASS or MISS.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+from resolver import times
+
+#: (key, ratio field, limit, applies to events from, up to, description)
+TARGETS = (
+    ("cold_json_le_4x", "status_json_over_floor", 4.0, 0, None, "cold status --format json <= 4x"),
+    ("warm_le_0.05x", "warm_query_over_floor", 0.05, 0, None, "warm standpoint <= 0.05x"),
+    ("explain_le_0.05x", "explain_over_floor", 0.05, 0, 100_000, "explain <= 0.05x (<= 100k)"),
+)
+RSS_TARGETS = ((100_000, 400.0, "peak RSS <= 400 MB (100k)"), (1_000_000, 2048.0, "<= 2 GB (1M)"))
+WARM_QUERIES = 100
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def status_json(paths: list[str], instant: int, jobs: int | None) -> tuple[float, float]:
+    """(wall s, CPU s) of one ``openloop status --format json`` in a fresh interpreter."""
+    stamp = times.format_time(instant)
+    command = [sys.executable, "-m", "resolver", "status", *paths, "--at", stamp]
+    command += ["--format", "json", "-o", os.devnull]
+    if jobs is not None:
+        command += ["--jobs", str(jobs)]
+    cpu, started = _children_cpu(), time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - started, _children_cpu() - cpu
+
+
+def _cpu(work: Callable[[], object]) -> float:
+    started = time.process_time()
+    work()
+    return time.process_time() - started
+
+
+def measure(
+    spec: dict,
+    prepared,
+    floor_cpu: float,
+    log: Callable[[str], None],
+    partial: dict | None = None,
+) -> dict:
+    """Every row for one prepared history; ``partial`` follows what is done so far."""
+    from resolver.cli.check import check_document
+    from resolver.engine.prepared import Standpoint
+    from resolver.verdicts.explanation import explain_at, render_text
+    from resolver.verdicts.resolution import resolve
+
+    out: dict = {} if partial is None else partial
+    project = prepared.project
+    first = min(e.at for e in project.events)
+    end = max(e.at for e in project.events)
+
+    for name, jobs in (("status_json", None), ("status_json_jobs1", 1)):
+        wall, cpu = status_json(spec["paths"], end, jobs)
+        out[f"{name}_s"], out[f"{name}_cpu_s"] = round(wall, 4), round(cpu, 4)
+        out[f"{name}_over_floor"] = round(cpu / floor_cpu, 3)
+        log(f"{name}: {wall:.2f} s wall, {cpu:.2f} s CPU ({out[f'{name}_over_floor']:.1f}x)")
+
+    rng = random.Random(spec["seed"] + 2)
+    count = spec.get("warm_queries") or WARM_QUERIES
+    instants = [rng.randrange(first, end + 1) for _ in range(count)]
+    warm = []
+    for k, instant in enumerate(instants):
+        warm.append(_cpu(lambda i=instant: resolve(prepared, Standpoint(i, i))))
+        if (k + 1) % 10 == 0:
+            log(f"warm {k + 1}/{count}: median {statistics.median(warm) * 1000:.0f} ms CPU")
+    out["warm_queries"] = count
+    out["warm_query_cpu_s"] = round(statistics.median(warm), 6)
+    out["warm_query_over_floor"] = round(out["warm_query_cpu_s"] / floor_cpu, 4)
+
+    ids = sorted(x.id for x in project.expectations)
+    point = Standpoint(end, end)
+    if ids:
+        ident = ids[len(ids) // 2]
+        cpu = _cpu(lambda: render_text(explain_at(prepared, point, ident)))
+        out["explain_cpu_s"] = round(cpu, 6)
+        out["explain_over_floor"] = round(cpu / floor_cpu, 4)
+        log(f"explain {ident}: {cpu * 1000:.0f} ms CPU")
+    cpu = _cpu(lambda: check_document(prepared, point, None, None))
+    out["check_cpu_s"] = round(cpu, 6)
+    out["check_over_floor"] = round(cpu / floor_cpu, 4)
+    log(f"check: {cpu:.2f} s CPU")
+
+    if spec.get("compare"):
+        from resolver.bench import sqlite_compare
+
+        out.update(sqlite_compare.measure(project, instants[:20], floor_cpu))
+        log(f"sqlite state-tier query: {out['sqlite_query_cpu_s'] * 1000:.1f} ms CPU")
+    return out
+
+
+def verdicts(result: dict) -> dict[str, bool | None]:
+    """PASS (True), MISS (False) or not applicable / not measured (None) per target."""
+    rows = result.get("rows") or {}
+    events = result["events"]
+    out: dict[str, bool | None] = {}
+    for key, field, limit, start, end, _ in TARGETS:
+        applies = events >= start and (end is None or events <= end)
+        value = rows.get(field)
+        out[key] = None if not applies or value is None else value <= limit
+    for size, limit, _ in RSS_TARGETS:
+        rss = result.get("peak_rss_mb")
+        out[f"rss_{size}"] = None if events != size or rss is None else rss <= limit
+    return out
+
+
+def _mark(value: bool | None) -> str:
+    return "-" if value is None else "PASS" if value else "MISS"
+
+
+def table(results: list[dict]) -> str:
+    """The user-facing rows, one line per size, for humans."""
+    head = "events  status json CPU s (x floor)  jobs 1 (x)  warm ms (x)  explain ms (x)  "
+    head += "check s (x)  sqlite ms (x)  targets"
+    lines = [head]
+    for r in results:
+        rows = r.get("rows")
+        if not rows:
+            continue
+        marks = verdicts(r)
+        sqlite = (
+            f"{rows['sqlite_query_cpu_s'] * 1000:.1f} ({rows['sqlite_query_over_floor']:.3f})"
+            if "sqlite_query_cpu_s" in rows
+            else "-"
+        )
+        explain = (
+            f"{rows['explain_cpu_s'] * 1000:.0f} ({rows['explain_over_floor']:.2f})"
+            if "explain_cpu_s" in rows
+            else "-"
+        )
+        lines.append(
+            f"{r['events']:,}  {rows['status_json_cpu_s']:.2f} "
+            f"({rows['status_json_over_floor']:.1f})"
+            f"  {rows['status_json_jobs1_cpu_s']:.2f} ({rows['status_json_jobs1_over_floor']:.1f})"
+            f"  {rows['warm_query_cpu_s'] * 1000:.0f} ({rows['warm_query_over_floor']:.2f})"
+            f"  {explain}  {rows['check_cpu_s']:.2f} ({rows['check_over_floor']:.1f})  {sqlite}"
+            f"  " + ", ".join(f"{k} {_mark(v)}" for k, v in marks.items() if v is not None)
+        )
+    lines.append(
+        "targets: "
+        + "; ".join(t[-1] for t in TARGETS)
+        + "; "
+        + "; ".join(t[-1] for t in RSS_TARGETS)
+        + f"; warm = median of the given queries (default {WARM_QUERIES}), CPU seconds"
+    )
+    return "\n".join(lines) + "\n"

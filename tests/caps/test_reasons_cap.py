@@ -1,0 +1,78 @@
+"""``status --format json``: the key reasons, at most eight, with ``reasons_omitted``; and
+``--reasons all`` (SPEC §4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from resolver.verdicts import caps
+from tests.caps.histories import busy, openloop, status_json, write
+from tests.helpers import prepare_text
+
+
+@pytest.fixture(scope="module")
+def crowded(tmp_path_factory):
+    """12 rejected commits and 10 proposals: more key reasons than the cap."""
+    return write(tmp_path_factory.mktemp("crowded"), busy(12, proposals=10))
+
+
+def _one(data: dict) -> dict:
+    (verdict,) = data["expectations"]
+    return verdict
+
+
+def test_the_cap_of_eight_counts_the_rest(crowded) -> None:
+    shown = _one(status_json(crowded))
+    every = _one(status_json(crowded, "--reasons", "all"))
+    assert shown["status"] == every["status"] == "OPEN"
+    assert len(shown["reasons"]) == caps.REASON_CAP == 8
+    assert shown["reasons_omitted"] == len(every["reasons"]) - 8 == 23 - 8
+    codes = [r["code"] for r in shown["reasons"]]
+    # The opening and the nearest rejected candidate come before the many proposals.
+    assert "opened" in codes and codes.count("proposal") == 6
+    (nearest,) = [r for r in shown["reasons"] if r["code"] == "candidate_rejected"]
+    assert nearest["event"] == "c012"
+    assert shown["reasons"] == sorted(shown["reasons"], key=lambda r: (r["code"], r["event"]))
+
+
+def test_reasons_all_lists_every_candidate(crowded) -> None:
+    every = _one(status_json(crowded, "--reasons", "all"))
+    assert every["reasons_omitted"] == 0
+    rejected = {r["event"] for r in every["reasons"] if r["code"] == "candidate_rejected"}
+    assert rejected == {f"c{n:03d}" for n in range(1, 13)}
+    assert {r["event"] for r in every["reasons"] if r["code"] == "proposal"} == {
+        f"p{n:03d}" for n in range(1, 11)
+    }
+
+
+def test_an_open_verdict_shows_its_opening_and_nearest_rejected_candidate(tmp_path) -> None:
+    verdict = _one(status_json(write(tmp_path, busy(12))))
+    assert [(r["code"], r["event"]) for r in verdict["reasons"]] == [
+        ("candidate_rejected", "c012"),
+        ("opened", "s1"),
+    ]
+    assert verdict["reasons_omitted"] == 11
+
+
+def test_a_closed_verdict_drops_the_rejections_before_its_close(tmp_path) -> None:
+    verdict = _one(status_json(write(tmp_path, busy(5, satisfied=True))))
+    assert verdict["status"] == "SATISFIED" and verdict["closed_by"] == "done"
+    assert [r["code"] for r in verdict["reasons"]] == ["opened"]
+    assert verdict["reasons_omitted"] == 5
+
+
+def test_the_cap_is_presentation_only(crowded) -> None:
+    """The typed verdict keeps every reason; the key ones are a subset read from the rules."""
+    prepared = prepare_text(busy(12, proposals=10), preamble=False)
+    from resolver import api
+
+    verdict = api.status(prepared, at="2024-02-01").expectation("backups")
+    assert len(verdict.reasons) == 23 and set(verdict.key_reasons) <= set(verdict.reasons)
+    assert len(verdict.key_reasons) == 12  # opening, nearest, 10 proposals
+    shown, omitted = caps.reasons_shown(verdict, "all")
+    assert shown == verdict.reasons and omitted == 0
+
+
+def test_a_bad_reasons_choice_is_a_usage_error(crowded) -> None:
+    done = openloop("status", str(crowded), "--reasons", "some")
+    assert done.returncode == 2 and "--reasons" in done.stderr and not done.stdout
