@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 
 from resolver import api
 from resolver.cli.output import write_bytes, write_stdout
@@ -15,6 +16,7 @@ __all__ = [
     "add_snapshot",
     "add_standpoint",
     "emit",
+    "keep_loaded",
     "prepare",
     "standpoint",
     "write_bytes",
@@ -90,7 +92,19 @@ def _jobs(text: str) -> int:
 
 def prepare(args: argparse.Namespace) -> Prepared:
     """Load and prepare the history named by ``args.paths``."""
-    return api.prepare(args.paths)
+    prepared = api.prepare(args.paths)
+    keep_loaded()
+    return prepared
+
+
+def keep_loaded() -> None:
+    """Set the loaded history aside from the cyclic garbage collector (``gc.freeze``).
+
+    It lives until the command ends, yet every collection while the verdicts are read and
+    rendered would scan all of it again: rendering grew faster than the history (measured: 2x
+    the CPU at 100k events). ``main`` unfreezes when the command ends.
+    """
+    gc.freeze()
 
 
 def standpoint(args: argparse.Namespace) -> Standpoint:

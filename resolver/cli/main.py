@@ -13,6 +13,7 @@ output, exit 2 with one line, never a traceback.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import sys
@@ -77,6 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = _interrupted()
     finally:
         sys.stdout = guard.stream  # type: ignore[assignment]
+        gc.unfreeze()  # what common.keep_loaded set aside is collectable again
     return code
 
 

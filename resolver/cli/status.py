@@ -12,6 +12,7 @@ from resolver.cli.common import (
     add_snapshot,
     add_standpoint,
     emit,
+    keep_loaded,
 )
 from resolver.faces import json_format, markdown, table
 from resolver.verdicts.caps import REASON_CAP, REASON_MODES
@@ -59,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     resolution, project = api.status_of(
         args.paths, args.at, args.known, args.snapshot, args.jobs, args.cluster
     )
+    keep_loaded()
     if args.format == "json":
         text = json_format.render(resolution, project, args.reasons)
     elif args.format == "md":

@@ -93,9 +93,7 @@ def to_dict(resolution: Resolution, project: Project, reasons: str = "key") -> d
         "schema_version": 1,
         "kind": "status",
         "standpoint": standpoint_dict(resolution),
-        "expectations": [
-            expectation_dict(v, project, reasons) for v in resolution.expectations
-        ],
+        "expectations": [expectation_dict(v, project, reasons) for v in resolution.expectations],
         "tasks": [
             {
                 "id": t.id,

@@ -83,6 +83,7 @@ def render(
     facts += snapshot_facts
     resolution = resolve(prepared, standpoint, facts)
     graph = graphs.build(prepared, resolution)
+    drawn = graphs.drawable(graph, rejected)  # lifelines tick the same rejected candidates
     ids = anchors(resolution)
     known = "latest" if standpoint.known is None else format_time(standpoint.known)
     title = f"openloop report at {format_time(standpoint.at)} (known {known})"
@@ -100,10 +101,11 @@ def render(
         '<nav><a href="#verdicts">Verdicts</a><a href="#graph">Graph</a>'
         '<a href="#lifelines">Lifelines</a><a href="#explanations">Explanations</a></nav>',
         _verdicts(resolution, ids),
-        _graph_section(graphs.drawable(graph, rejected), ids, use_graphviz, max_nodes),
+        _graph_section(drawn, ids, use_graphviz, max_nodes),
         '<section id="lifelines"><h2>Lifelines</h2><p>What was owed when: each bar runs from '
-        "the opening to the close, or to the standpoint while still owed. Hover for details."
-        f'</p><div class="figure">{lifelines.render(prepared, resolution, graph)}</div>'
+        "the opening to the close, or to the standpoint while still owed; ticks mark the "
+        "events drawn in the graph. Hover for details."
+        f'</p><div class="figure">{lifelines.render(prepared, resolution, drawn)}</div>'
         "</section>",
         _explanations(prepared, resolution, ids),
         "</body></html>",

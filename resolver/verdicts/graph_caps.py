@@ -54,26 +54,30 @@ def _order(graph: nx.MultiDiGraph, node: str) -> tuple:
     return (_ITEM_KINDS.index(kind), not owed, attrs.get("id", node))
 
 
+def _neighbours(graph: nx.MultiDiGraph, node: str, kind: str) -> list[str]:
+    return [n for n in nx.all_neighbors(graph, node) if graph.nodes[n].get("kind") == kind]
+
+
 def cap(graph: nx.MultiDiGraph, max_nodes: int) -> tuple[nx.MultiDiGraph, Omission | None]:
     """At most ``max_nodes`` nodes of a drawable graph (0: no limit), and what was left out.
 
-    The kept graph carries the omission's line as ``graph.graph["note"]`` for the title.
+    Whole neighbourhoods are kept while they fit (the first item alone when even its own
+    does not). The kept graph carries the omission's line as ``graph.graph["note"]`` for
+    the title.
     """
     if max_nodes <= 0 or graph.number_of_nodes() <= max_nodes:
         return graph, None
-    items = sorted((n for n, k in graph.nodes(data="kind") if k in _ITEM_KINDS),
-                   key=lambda n: _order(graph, n))
+    items = sorted(
+        (n for n, k in graph.nodes(data="kind") if k in _ITEM_KINDS), key=lambda n: _order(graph, n)
+    )
     kept: set[str] = set()
     for item in items:
-        group = {item}
-        for event in nx.all_neighbors(graph, item):
-            if graph.nodes[event].get("kind") == "event":
-                group.add(event)
-                group.update(
-                    n for n in nx.all_neighbors(graph, event) if graph.nodes[n].get("kind") == "actor"
-                )
-        group.update(n for n in nx.all_neighbors(graph, item) if graph.nodes[n].get("kind") == "actor")
+        group = {item, *_neighbours(graph, item, "actor")}
+        for event in _neighbours(graph, item, "event"):
+            group |= {event, *_neighbours(graph, event, "actor")}
         if len(kept | group) > max_nodes:
+            if not kept:  # the first neighbourhood alone is too big: draw its item at least
+                kept.add(item)
             break
         kept |= group
     left: dict[str, int] = {}

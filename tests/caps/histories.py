@@ -33,7 +33,7 @@ def busy(rejected: int, proposals: int = 0, satisfied: bool = False) -> str:
     lines = [PREAMBLE, BACKUPS]
     for n in range(1, rejected + 1):
         lines.append(
-            f'event c{n:03d} {{ channel commits seq {n} at {_at(n)} by bob '
+            f"event c{n:03d} {{ channel commits seq {n} at {_at(n)} by bob "
             f'text "Tune the backups schedule, step {n}" }}'
         )
     for n in range(1, proposals + 1):

@@ -40,11 +40,15 @@ def test_an_open_verdict_keys_its_opening_and_nearest_rejected_candidate() -> No
 
 
 def test_a_closed_verdict_keys_the_close_not_the_nearest() -> None:
-    facts = BASE + REJECTED + (
-        "evt(9,450,450,0). close(10,9,satisfied,state,1). "
-        "for_reasons(cand_channel(10,9,1)). cnext(10,8,9). "
-        "evt(11,470,470,0). reopen(10,11,marker). inext(10,450,470). "
-        "evt(12,480,480,0). close(10,12,cancelled,none,6). inext(10,470,480). "
+    facts = (
+        BASE
+        + REJECTED
+        + (
+            "evt(9,450,450,0). close(10,9,satisfied,state,1). "
+            "for_reasons(cand_channel(10,9,1)). cnext(10,8,9). "
+            "evt(11,470,470,0). reopen(10,11,marker). inext(10,450,470). "
+            "evt(12,480,480,0). close(10,12,cancelled,none,6). inext(10,470,480). "
+        )
     )
     a = standpoint(facts, now=500)
     assert a.shows("status(10,cancelled)")
@@ -106,9 +110,13 @@ def test_without_reasons_nothing_is_key_but_the_opening() -> None:
 
 
 def test_nearer_walks_the_pool_back_from_the_nearest() -> None:
-    facts = BASE + REJECTED + (
-        "evt(9,350,350,0). close(10,9,satisfied,state,1). for_reasons(cand_channel(10,9,1)). "
-        "cnext(10,7,9). cnext(10,9,8). explain_target(10). "
+    facts = (
+        BASE
+        + REJECTED
+        + (
+            "evt(9,350,350,0). close(10,9,satisfied,state,1). for_reasons(cand_channel(10,9,1)). "
+            "cnext(10,7,9). cnext(10,9,8). explain_target(10). "
+        )
     )
     # 7 at 300, 9 at 350 (closed it), 8 at 400: the pool skips the close that took effect.
     facts = facts.replace("cnext(10,7,8). ", "")

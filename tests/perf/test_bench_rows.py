@@ -1,0 +1,60 @@
+"""The benchmark's user-facing rows: what they run, the SQLite yardstick, PASS/MISS."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from resolver import api
+from resolver.bench import rows, sqlite_compare
+from resolver.bench.generate import ensure
+from resolver.errors import Location
+from resolver.language.model import Assignment, Event, Expectation, Project
+
+HERE = Location("x.ol", 1, 1)
+
+
+def test_rows_measure_every_user_command(tmp_path: Path):
+    history = ensure(tmp_path / "h", 300, 5, 0)
+    prepared = api.prepare(history.paths)
+    spec = {"paths": [str(p) for p in history.paths], "seed": 0, "warm_queries": 3}
+    spec["compare"] = True
+    out = rows.measure(spec, prepared, floor_cpu=0.01, log=lambda _: None)
+    for name in ("status_json", "status_json_jobs1", "warm_query", "explain", "check"):
+        assert out[f"{name}_cpu_s"] > 0, name
+        assert out[f"{name}_over_floor"] > 0, name
+    assert out["warm_queries"] == 3
+    assert out["sqlite_expectations"] == sum(1 for x in prepared.project.expectations if x.want)
+    text = rows.table([{"events": 300, "rows": out, "peak_rss_mb": 50.0}])
+    assert "cold_json_le_4x" in text and "sqlite" in text
+
+
+def test_sqlite_state_tier_query_sees_only_visible_sets():
+    project = Project(
+        expectations=(
+            Expectation("a", HERE, opened=100, want=Assignment("k", "v")),
+            Expectation("b", HERE, opened=100, want=Assignment("k", "w")),
+            Expectation("c", HERE, opened=500, want=Assignment("k", "v")),
+        ),
+        events=(
+            Event("e1", "commits", 200, 200, HERE, sets=(Assignment("k", "v"),)),
+            Event("e2", "commits", 300, 900, HERE, sets=(Assignment("k", "w"),)),
+        ),
+    )
+    connection = sqlite_compare.load(project)
+    answer = dict(connection.execute(sqlite_compare.QUERY, {"at": 400, "known": 400}))
+    assert answer == {"a": 1, "b": 0, "c": 0}  # e2 is recorded later; c opened after e1
+    answer = dict(connection.execute(sqlite_compare.QUERY, {"at": 400, "known": 1000}))
+    assert answer == {"a": 1, "b": 1, "c": 0}
+
+
+def test_targets_pass_miss_and_not_applicable():
+    result = {
+        "events": 100_000,
+        "peak_rss_mb": 500.0,
+        "rows": {"status_json_over_floor": 3.0, "warm_query_over_floor": 0.2},
+    }
+    marks = rows.verdicts(result)
+    assert marks["cold_json_le_4x"] is True
+    assert marks["warm_le_0.05x"] is False
+    assert marks["explain_le_0.05x"] is None  # not measured
+    assert marks["rss_100000"] is False and marks["rss_1000000"] is None
