@@ -23,7 +23,7 @@ def by_id(document: dict) -> dict:
 
 
 def test_backup_obligation_open_at_the_cut(capsys):
-    doc = run_json(capsys, RELEASE, "--at", "2024-08-23")
+    doc = run_json(capsys, RELEASE, "--at", "2024-08-23", "--reasons", "all")
     assert doc["standpoint"] == {"at": "2024-08-23T00:00:00Z", "known": "2024-08-23T00:00:00Z"}
     backup = by_id(doc)["intent-401"]
     assert backup["status"] == "OPEN"

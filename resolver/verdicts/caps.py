@@ -90,8 +90,25 @@ def concise(prepared: Prepared, resolution: Resolution, tree: Node) -> Node:
     for child in tree.children:
         if child.kind == "candidates":
             child = _trim(child, keep, nearest, ident)
+        elif child.kind == "flags":
+            child = replace(
+                child, children=tuple(_trim_flag(f, verdict, keep) for f in child.children)
+            )
         children.append(child)
     return replace(tree, children=tuple(children))
+
+
+def _trim_flag(flag: Node, verdict: ExpectationVerdict, keep: set[str | None]) -> Node:
+    """``claimed_unverified`` names every candidate below ``verify``; concisely, the kept
+    ones (else the first few) and a count of the rest."""
+    below = sorted((r.event, r.detail) for r in verdict.reasons if r.code == "below_verify")
+    if flag.code != "claimed_unverified" or len(below) <= NEAREST_SHOWN:
+        return flag
+    chosen = [b for b in below if b[0] in keep][:NEAREST_SHOWN] or below[:NEAREST_SHOWN]
+    named = ", ".join(f"{event} (tier {tier})" for event, tier in chosen)
+    rest = len(below) - len(chosen)
+    text = f"claimed_unverified: below `verify {verdict.verify}`: {named}, and {rest} more"
+    return replace(flag, text=text, data={**flag.data, "omitted": rest})
 
 
 def _trim(section: Node, keep: set[str | None], nearest: list[str], ident: str) -> Node:

@@ -62,3 +62,16 @@ def test_the_closing_candidate_is_always_kept(tmp_path) -> None:
 def test_a_short_explanation_is_unchanged(tmp_path) -> None:
     folder = write(tmp_path, busy(3))
     assert _explain(folder) == _explain(folder, "--full")
+
+
+def test_claimed_unverified_names_a_few_and_counts_the_rest(tmp_path) -> None:
+    claims = "\n".join(
+        f'event k{n} {{ channel commits at 2024-01-03T00:0{n} by bob text "backups done" }}'
+        for n in range(1, 7)
+    )
+    folder = write(tmp_path, busy(2) + claims)
+    concise, full = _explain(folder), _explain(folder, "--full")
+    (line,) = [ln for ln in concise.splitlines() if "- claimed_unverified:" in ln]
+    assert line.count("(tier textual)") == 3 and line.endswith(", and 3 more")
+    (line,) = [ln for ln in full.splitlines() if "- claimed_unverified:" in ln]
+    assert line.count("(tier textual)") == 6

@@ -76,3 +76,16 @@ def test_the_cap_is_presentation_only(crowded) -> None:
 def test_a_bad_reasons_choice_is_a_usage_error(crowded) -> None:
     done = openloop("status", str(crowded), "--reasons", "some")
     assert done.returncode == 2 and "--reasons" in done.stderr and not done.stdout
+
+
+def test_capped_outputs_validate_against_their_schemas(crowded) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    import json
+    from pathlib import Path
+
+    schemas = Path(__file__).resolve().parents[2] / "schemas"
+    status_schema = json.loads((schemas / "status.json").read_text(encoding="utf-8"))
+    jsonschema.validate(status_json(crowded), status_schema)
+    done = openloop("explain", "backups", str(crowded), "--at", "2024-02-01", "--format", "json")
+    explain_schema = json.loads((schemas / "explain.json").read_text(encoding="utf-8"))
+    jsonschema.validate(json.loads(done.stdout), explain_schema)

@@ -66,7 +66,7 @@ def commands(history: Path) -> Iterator[list[str]]:
     project = load([history])
     points = _standpoints(history)
     for point in points:
-        yield ["status", where, *point, "--format", "json"]
+        yield ["status", where, *point, "--format", "json", "--reasons", "all"]
         yield ["status", where, *point]
         yield ["check", where, *point]
         yield ["graph", where, *point, "--format", "json"]
@@ -75,11 +75,11 @@ def commands(history: Path) -> Iterator[list[str]]:
             yield ["check", where, *point, "--task", task.id, "--format", "json"]
     last = points[-1]
     for item in [x.id for x in project.expectations] + [t.id for t in project.tasks]:
-        yield ["explain", item, where, *last]
-        yield ["explain", item, where, *last, "--format", "json"]
+        yield ["explain", item, where, *last, "--full"]
+        yield ["explain", item, where, *last, "--format", "json", "--full"]
     for x in project.expectations:
         for status in ("satisfied", "cancelled", "open"):
-            yield ["explain", x.id, where, *last, "--why-not", status]
+            yield ["explain", x.id, where, *last, "--why-not", status, "--full"]
 
 
 def run(argv: list[str]) -> str:

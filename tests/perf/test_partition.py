@@ -45,13 +45,13 @@ MARKERS = ("completes", "cancels", "waives", "reopens", "supersedes", "claims_co
 def single(project: Project, point: Standpoint) -> str:
     """``status --format json`` from one solve."""
     prepared = Prepared(replace(project, derived={}))
-    return json_format.render(resolve(prepared, point), prepared.project)
+    return json_format.render(resolve(prepared, point), prepared.project, "all")
 
 
 def in_parts(project: Project, point: Standpoint, **options) -> str:
     """The same from the parts, merged."""
     fresh = replace(project, derived={})
-    return json_format.render(partition.resolve_parts(fresh, point, **options), fresh)
+    return json_format.render(partition.resolve_parts(fresh, point, **options), fresh, "all")
 
 
 @st.composite
@@ -200,6 +200,8 @@ def test_cli_jobs_is_byte_identical(tmp_path: Path):
                 "2024-08-23",
                 "--format",
                 "json",
+                "--reasons",
+                "all",
                 *extra,
             ],
             capture_output=True,
