@@ -87,7 +87,12 @@ def test_history_paths_reuses_a_generated_folder(tmp_path: Path) -> None:
 def test_bench_command_prints_one_json_object_per_size(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code = main(["bench", "--sizes", "300,400", "--runs", "1", "--standpoints", "2", "--json"])
+    code = main(
+        [
+            *("bench", "--sizes", "300,400", "--runs", "1", "--standpoints", "2", "--json"),
+            *("--warm-queries", "3"),
+        ]
+    )
     assert code == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == 2
@@ -103,6 +108,7 @@ def test_bench_command_prints_one_json_object_per_size(
         }
         assert result["targets"]["rss_under_2gb"] is None  # applies from 1M events only
         assert sum(result["statuses"].values()) == result["expectations"]
+        assert result["rows"]["warm_queries"] == 3  # resolver/bench/rows.py
 
 
 def test_table_marks_targets_pass_miss_or_not_applicable() -> None:

@@ -144,7 +144,7 @@ def test_no_opening_at_all():  # no_opening(X)
     assert opening.code == "no_opening"
 
 
-def test_opening_through_the_task():  # explain_opened_by(X, T)
+def test_opening_through_the_task():  # opened_by_source(X, T)
     base = """
 task t { opened 2024-07-10 }
 expectation x { title "Move backups" part_of t want backup.backend = "PostgreSQL" }
@@ -212,7 +212,7 @@ def test_authority_behind_each_marker(by, basis):  # explain_authority (explain_
     authority = [n for n in node.children if n.kind == "authority"]
     assert authority[0].code == basis
     if basis == "not_principal":
-        assert "(alice)" in authority[0].text  # explain_principal
+        assert "(alice)" in authority[0].text  # principal_of
 
 
 def test_authority_without_principals():

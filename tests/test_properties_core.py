@@ -152,13 +152,17 @@ def test_text_is_inert(noise: str):
     hostile = noise + ' "quoted" \\ a :- b. #show. #const n=1. x(1). ` \u00e9\u4e2d\U0001f600'
     events = [dict(e) for e in BASE_EVENTS]
     events[1]["text"] = "backup cleanup " + hostile
+    # Ids and channels are identifiers (SPEC §2.1) and names hold no control characters, so
+    # hostile text can reach only the free-text fields, and there it changes nothing.
+    name = "".join(c for c in hostile[:8] if c.isprintable()) or "z"
     events.append(
         {
-            "id": hostile[:30] or "blank",
-            "channel": "commits " + hostile[:5],
+            "id": "hostile-event",
+            "channel": "elsewhere",  # undeclared, as the hostile channel name was
             "at": "2024-07-22T00:00:00Z",
             "text": hostile,
-            "by": hostile[:8] or "z",
+            "by": name,
+            "kind": name,
         }
     )
     assert _verdicts(events) == _reference()

@@ -93,3 +93,18 @@ def test_check_grounds_a_small_multiple_of_status(tmp_path) -> None:
     gate = prepared.solve(point, gate_facts(prepared, None, None))
     assert gate.get("gate_result")
     assert gate.ground_rules <= 3 * status.ground_rules
+
+
+def test_check_on_the_release_fixture_reports_the_owed_backups(release) -> None:
+    from resolver.cli.check import gate_facts
+    from resolver.verdicts.explanation import key_reason
+    from resolver.verdicts.resolution import resolve
+
+    point = api.standpoint("2024-08-23")
+    resolution = resolve(release, point, gate_facts(release, None, "release-024"))
+    outstanding = {release.facts.item_id(x) for (x,) in resolution.atoms.get("gate_outstanding")}
+    assert outstanding == {"intent-401"}
+    # The gate's items are explained in the same answer: no solve per item.
+    codes = {str(code) for _, code, _ in resolution.atoms.get("key_reason")}
+    assert codes == {"nearest"}
+    assert "nearest candidate commit-116" in key_reason(release, resolution, "intent-401")

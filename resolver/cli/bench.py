@@ -20,7 +20,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Generate deterministic synthetic histories and measure, each size in a "
         "fresh process: floor (reading the .jsonl with the json module), cold "
         "(load + prepare + resolve one standpoint), warm (one more standpoint) and "
-        "peak RSS, with ratios to the floor and the performance targets (PASS/MISS). "
+        "peak RSS, with ratios to the floor and the performance targets (PASS/MISS); "
+        "then what a user runs, in CPU seconds: status --format json end to end (with and "
+        "without partitions), the median of --warm-queries standpoints, explain, check, and "
+        "with --compare a hand-rolled SQLite state-tier query. "
         "Progress goes to stderr.",
     )
     parser.add_argument(

@@ -33,10 +33,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "explain",
         help="explain why an expectation or task has its status",
         description="Print the derivation behind one verdict, read from the rules' own atoms: "
-        "the opening, every candidate examined and why it closed or was rejected "
-        "(with the authority behind each marker), the winning transition and any "
-        "tie, reopenings, the footprint and gaps, the bound and each flag. For a "
-        "task: its status, each obligation and the findings about it.",
+        "the opening, the candidates examined and why each closed or was rejected "
+        "(with the authority behind each marker; by default the decisive ones and the "
+        "three nearest rejected, with a count of the rest; --full lists every one), the "
+        "winning transition and any tie, reopenings, the footprint and gaps, the bound "
+        "and each flag. For a task: its status, each obligation and the findings about it.",
     )
     parser.add_argument("id", metavar="ID", help="an expectation, obligation or task id")
     add_paths(parser)

@@ -58,7 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--max-nodes",
-        type=_count,
+        type=count_argument,
         default=graph_caps.DEFAULT_MAX_NODES,
         metavar="N",
         help=f"draw at most N nodes in dot, mermaid and svg (default "
@@ -101,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _count(text: str) -> int:
+def count_argument(text: str) -> int:
+    """``--max-nodes``: a whole number (0 or more)."""
     try:
         value = int(text)
     except ValueError:

@@ -14,6 +14,7 @@ from resolver.cli.common import (
     prepare,
     standpoint,
 )
+from resolver.cli.graph import count_argument
 from resolver.faces import report
 from resolver.verdicts import graph as graphs
 from resolver.verdicts import graph_caps
@@ -46,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--max-nodes",
-        type=int,
+        type=count_argument,
         default=graph_caps.DEFAULT_MAX_NODES,
         metavar="N",
         help=f"draw at most N nodes in the graph (default {graph_caps.DEFAULT_MAX_NODES}; "
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         prepared,
         standpoint(args),
         rejected=args.rejected or ("candidates" if args.candidates else "none"),
-        max_nodes=max(args.max_nodes, 0),
+        max_nodes=args.max_nodes,
         use_graphviz=not args.no_graphviz,
         snapshot_facts=api.snapshot_facts(prepared, args.snapshot),
     )

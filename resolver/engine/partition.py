@@ -38,6 +38,8 @@ from resolver.verdicts.resolution import Resolution, resolve
 #: With the default ``--jobs`` (the core count), a history smaller than this is solved in one
 #: process: starting workers costs more than it saves. An explicit ``--jobs N`` always splits.
 PARALLEL_FROM_EVENTS = 5_000
+#: Seconds to wait for a ``--cluster`` scheduler before giving up with a one-line error.
+CONNECT_TIMEOUT = "10s"
 #: The group of everything policies and templates may derive or touch.
 _DERIVED = "\x00derived"
 
@@ -210,15 +212,19 @@ def _run_pool(project: Project, parts: list[list[str]], ask: Ask) -> list[Answer
 
 
 def _run_cluster(project: Project, parts: list[list[str]], ask: Ask, address: str) -> list:
+    from resolver.errors import InputError
+
     try:
         from distributed import Client
     except ImportError:
-        from resolver.errors import InputError
-
         raise InputError(
             "--cluster needs dask.distributed: pip install 'openloop-resolver[cluster]'"
         ) from None
-    with Client(address, set_as_default=False) as client:
+    try:
+        client = Client(address, set_as_default=False, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise InputError(f"--cluster: cannot reach the scheduler at {address!r}: {exc}") from None
+    with client:
         shared = client.scatter(project, broadcast=True)
         futures = [client.submit(solve_part, shared, items, ask, pure=False) for items in parts]
         return client.gather(futures)

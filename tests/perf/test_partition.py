@@ -116,7 +116,7 @@ def histories(draw) -> Project:
 
 
 @settings(
-    max_examples=25,
+    max_examples=20,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -187,28 +187,38 @@ def test_dask_local_cluster_matches_one_solve():
     assert merged == single(project, point)
 
 
-def test_cli_jobs_is_byte_identical(tmp_path: Path):
+def test_cli_cluster_option_matches_one_solve(capsys: pytest.CaptureFixture[str]):
+    distributed = pytest.importorskip("distributed")
+    from resolver.cli.main import main
+
+    release = str(ROOT / "fixtures/release")
+    options = ["--at", "2024-08-23", "--format", "json", "--reasons", "all"]
+    assert main(["status", release, *options, "--jobs", "1"]) == 0
+    one = capsys.readouterr().out
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        assert main(["status", release, *options, "--cluster", cluster.scheduler_address]) == 0
+    assert capsys.readouterr().out == one
+
+
+def test_unreachable_cluster_is_one_line_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    pytest.importorskip("distributed")
+    from resolver.cli.main import main
+
+    monkeypatch.setattr(partition, "CONNECT_TIMEOUT", "1s")
+    code = main(["status", str(ROOT / "fixtures/release"), "--cluster", "tcp://127.0.0.1:9"])
+    assert code == 2
+    assert "--cluster: cannot reach the scheduler" in capsys.readouterr().err
+
+
+def test_cli_jobs_is_byte_identical():
     def run(*extra: str) -> str:
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "resolver",
-                "status",
-                str(ROOT / "fixtures/release"),
-                "--at",
-                "2024-08-23",
-                "--format",
-                "json",
-                "--reasons",
-                "all",
-                *extra,
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        return done.stdout
+        command = [sys.executable, "-m", "resolver", "status", str(ROOT / "fixtures/release")]
+        command += ["--at", "2024-08-23", "--format", "json", "--reasons", "all", *extra]
+        return subprocess.run(command, capture_output=True, text=True, check=True).stdout
 
     one, two = run("--jobs", "1"), run("--jobs", "2")
     assert one == two
@@ -216,10 +226,7 @@ def test_cli_jobs_is_byte_identical(tmp_path: Path):
 
 
 def test_cli_refuses_a_bad_jobs_count():
-    done = subprocess.run(
-        [sys.executable, "-m", "resolver", "status", str(ROOT / "fixtures/release"), "--jobs", "0"],
-        capture_output=True,
-        text=True,
-    )
+    command = [sys.executable, "-m", "resolver", "status", str(ROOT / "fixtures/release")]
+    done = subprocess.run([*command, "--jobs", "0"], capture_output=True, text=True)
     assert done.returncode == 2
     assert "expected a positive integer" in done.stderr
