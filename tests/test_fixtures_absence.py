@@ -216,7 +216,9 @@ def test_gap_snapshot_adds_a_reason_and_keeps_the_status(capsys):
 
 
 def test_flag_disable_reasons(capsys):
-    x = expectation(capsys, "flag-disable", "fd/disable-new-checkout", "2024-10-02T09:30")
+    x = expectation(
+        capsys, "flag-disable", "fd/disable-new-checkout", "2024-10-02T09:30", "--reasons", "all"
+    )
     reasons = {(r["code"], r["event"]) for r in x["reasons"]}
     assert ("unconfirmed_effect", "fd/action-2") in reasons
     assert ("candidate_rejected", "fd/action-1") in reasons
