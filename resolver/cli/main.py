@@ -33,8 +33,12 @@ INTERRUPTED = 130
 _TARGETS = ("output", "junit")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand registered."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered, or just ``only`` when it names one.
+
+    Importing a command's module pulls in what it needs (the engine, the renderers, the agents'
+    and the ledger's code); a hook or a gate pays for its own command alone.
+    """
     parser = argparse.ArgumentParser(
         prog="openloop",
         description="What did we leave unfinished? Resolve expectations against a bitemporal "
@@ -43,21 +47,27 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"openloop {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
-    for name in COMMANDS:
+    for name in (only,) if only in COMMANDS else COMMANDS:
         importlib.import_module(f"resolver.cli.{name}").register(subparsers)
     return parser
 
 
 @cache
-def _parser() -> argparse.ArgumentParser:
+def _parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser, built once per process (a test or tool may call :func:`main` many times)."""
-    return build_parser()
+    return build_parser(only)
+
+
+def _command_named(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names, if its first word is one (else every command is loaded)."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns its exit code."""
     try:
-        args = _parser().parse_args(argv)
+        words = sys.argv[1:] if argv is None else list(argv)
+        args = _parser(_command_named(words)).parse_args(words)
     except KeyboardInterrupt:
         return _interrupted()
     inputs.forget()
