@@ -89,6 +89,13 @@ def render(resolution: Resolution) -> str:
             + " |"
         )
     out.extend(footprints(resolution))
+    made = [item for item in (*resolution.expectations, *resolution.tasks) if item.policy]
+    if made:
+        out += ["", "### Policy instances", ""]
+        out.extend(
+            f"- `{_cell(item.id)}`: policy `{_cell(item.policy)}`, trigger `{_cell(item.trigger)}`"
+            for item in made
+        )
     snapshot = [(v.id, note) for v in resolution.expectations for note in snapshot_notes(v)]
     if snapshot:
         out += ["", "### Snapshot", ""]

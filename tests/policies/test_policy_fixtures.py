@@ -49,6 +49,16 @@ def test_status_json_lists_instances_with_policy_and_trigger() -> None:
     assert owed["bound"] == "2024-08-11T12:00:00Z"
 
 
+def test_status_md_names_each_instance_policy_and_trigger() -> None:
+    done = openloop("status", str(API_DOCS), "--at", "2024-08-20", "--format", "md")
+    assert done.returncode == 0, done.stderr
+    assert "### Policy instances" in done.stdout
+    assert (
+        "- `docs-follow-api/commit-c28e22600d49`: policy `docs-follow-api`, "
+        "trigger `commit-c28e22600d49`" in done.stdout
+    )
+
+
 def test_task_instances_in_status_json_and_check() -> None:
     done = openloop("status", str(SUPPORT), "--at", "2024-07-13", "--format", "json")
     tasks = {t["id"]: t for t in json.loads(done.stdout)["tasks"]}
