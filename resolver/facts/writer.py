@@ -180,9 +180,7 @@ def build(project: Project, reduce: bool = True, block_size: int | None = None) 
 
     linker = TextLinker(project.events, project.aliases)
     policy = PolicyFacts()
-    if project.policies or any(
-        x.want_touches or x.before_next_kind for x in project.expectations
-    ):
+    if project.policies or any(x.want_touches or x.before_next_kind for x in project.expectations):
         ids = Ids(item, event, channel, actor, key, value, interner.intern)
         policy = measure(project, ids, linker.vocabulary)
     openers = {e.id: e for e in project.events}
