@@ -189,3 +189,42 @@ def test_authority_is_shown_for_seen_candidates() -> None:
         "explain_authority(10,8,cancels,not_principal). explain_target(10)."
     )
     assert standpoint(facts, now=400).shows("explain_authority(10,8,cancels,not_principal)")
+
+
+def test_what_an_explanation_says_of_reopens_and_unconfirmed_effects() -> None:
+    reopened = BASE + (
+        "evt(6,200,200,0). close(10,6,satisfied,state,1). for_reasons(cand_channel(10,6,1)). "
+        "evt(7,300,300,0). reopen(10,7,marker). for_reasons(cand_channel(10,7,1)). "
+        "cnext(10,6,7). inext(10,200,300). explain_target(10)."
+    )
+    a = standpoint(reopened, now=400)
+    assert a.named("key_reason") == {"key_reason(10,reopened,7)"}, "the reopen is the reason"
+    assert not a.named("nearest"), "a reopen that took effect is no near miss"
+    unseen = reopened.replace("evt(7,300,300,0)", "evt(7,300,900,0)")
+    assert standpoint(unseen, now=400).shows("unrecorded(10,7)")
+    missed = BASE + (
+        "evt(6,200,200,0). close(10,6,cancelled,none,6). for_reasons(cand_channel(10,6,1)). "
+        "evt(8,350,350,0). reopen(10,8,contradiction). for_reasons(cand_channel(10,8,1)). "
+        "for_reasons(evt(9,360,360,0)). for_reasons(rejection(10,9,no_link)). "
+        "for_reasons(cand_channel(10,9,1)). "
+        "inext(10,200,350). cnext(10,6,8). cnext(10,8,9). explain_target(10)."
+    )
+    assert standpoint(missed, now=400).shows("nearest(10,open,8)"), "only 8 bears on open"
+
+
+def test_an_unconfirmed_effect_is_the_nearest_satisfying_candidate() -> None:
+    facts = BASE + (
+        "evt(9,260,260,0). below_verify(10,9,textual). for_reasons(rejection(10,9,below_verify)). "
+        "for_reasons(cand_channel(10,9,1)). "
+        "evt(11,270,270,0). unconfirmed(10,11,state). "
+        "for_reasons(rejection(10,11,unconfirmed_effect)). for_reasons(cand_channel(10,11,1)). "
+        "cnext(10,9,11). explain_target(10)."
+    )
+    assert standpoint(facts, now=300).shows("nearest(10,satisfied,11)")
+
+
+def test_an_opening_is_not_missing_and_task_because_is_shown() -> None:
+    a = standpoint("expectation(10). opening(10,100,300). explain_all.", now=200)
+    assert a.shows("opening_hidden(10,unrecorded)") and not a.shows("no_opening(10)")
+    facts = "task(20). expectation(10). opening(10,100,100). part_of(10,20). explain_target(20). "
+    assert standpoint(facts).shows("task_because(20,10)")

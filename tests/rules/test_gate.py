@@ -32,3 +32,11 @@ def test_before_an_event_and_unknown_only() -> None:
 def test_an_empty_scope_passes_and_no_gate_no_result() -> None:
     assert standpoint(BASE + "gate_before(99).").named("gate_result") == {"gate_result(pass)"}
     assert not standpoint(BASE).named("gate_result")
+
+
+def test_every_expectation_closed_passes_and_the_scope_is_shown() -> None:
+    closed = "expectation(10). opening(10,100,100). evt(6,200,200,0). "
+    a = standpoint(closed + "close(10,6,satisfied,state,1). gate_all.")
+    assert a.shows("gate_scope(10)") and a.named("gate_result") == {"gate_result(pass)"}
+    b = standpoint(closed + "gate_all.")
+    assert b.shows("gate_outstanding(10)") and b.shows("gate_result(fail)")
