@@ -350,7 +350,7 @@ def test_every_format_from_the_command_line(tmp_path):
 
 def test_lifelines_svg_is_well_formed_with_one_row_per_expectation(release):
     resolution = api.status(release, at="2024-08-23")
-    svg = lifelines.render(release, resolution)
+    svg = lifelines.render(release.project, resolution, graphs.build(release, resolution))
     root = ElementTree.fromstring(svg)
     rows = [
         el.get("data-id")
@@ -370,7 +370,8 @@ expectation x { title "<script>alert(1)</script>" opened 2024-07-01 deadline 202
 event c1 { channel commits seq 1 at 2024-07-02 text "unrelated" }
 event c3 { channel commits seq 3 at 2024-07-05 text "unrelated" }
 """)
-    svg = lifelines.render(prepared, api.status(prepared, at="2024-08-01"))
+    resolution = api.status(prepared, at="2024-08-01")
+    svg = lifelines.render(prepared.project, resolution, graphs.build(prepared, resolution))
     ElementTree.fromstring(svg)
     assert "<script>" not in svg and "&lt;script&gt;" in svg
     assert "commits: seq 2 missing" in svg and "url(#ol-hatch)" in svg

@@ -26,7 +26,6 @@ NOT_YET = {
         "resolver.faces.words",
     },
     "resolver.verdicts.graph": {"resolver.faces.words"},
-    "resolver.faces.lifelines": {"resolver.engine.prepared"},
     "resolver.faces.report": {"resolver.engine.prepared"},
 }
 #: Lines a module of these packages may have.

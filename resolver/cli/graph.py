@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         rows = None
         if args.focus is not None:  # the expectations of the neighbourhood
             rows = {a["id"] for _, a in graph.nodes(data=True) if a["kind"] == "expectation"}
-        emit(lifelines.render(prepared, resolution, graph, only=rows), args.output)
+        emit(lifelines.render(prepared.project, resolution, graph, only=rows), args.output)
         return 0
     rejected = args.rejected or ("candidates" if args.candidates else "none")
     drawn, omission = graph_caps.cap(graphs.drawable(graph, rejected), args.max_nodes)

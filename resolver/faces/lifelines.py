@@ -8,9 +8,12 @@ from the verdicts and from the graph built by :mod:`resolver.verdicts.graph`; no
 decided here.
 
 >>> from resolver import api
+>>> from resolver.verdicts import graph                                    # doctest: +SKIP
 >>> from resolver.faces import lifelines                                  # doctest: +SKIP
 >>> history = api.prepare(["fixtures/release"])                          # doctest: +SKIP
->>> svg = lifelines.render(history, api.status(history, at="2024-08-28"))  # doctest: +SKIP
+>>> resolution = api.status(history, at="2024-08-28")                      # doctest: +SKIP
+>>> drawn = graph.build(history, resolution)                               # doctest: +SKIP
+>>> svg = lifelines.render(history.project, resolution, drawn)             # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -23,9 +26,9 @@ from html import escape
 
 import networkx as nx
 
-from resolver.engine.prepared import Prepared
 from resolver.faces import palette
 from resolver.faces.safe_text import xml_document
+from resolver.language.model import Project
 from resolver.times import format_time
 from resolver.verdicts import graph as graphs
 from resolver.verdicts.resolution import ExpectationVerdict, Resolution
@@ -93,10 +96,10 @@ def ticks_of(graph: nx.MultiDiGraph, ident: str) -> list[Tick]:
     return sorted(found, key=lambda t: (t.at, t.event))
 
 
-def _seq_index(prepared: Prepared) -> dict[tuple[str, int], list[int]]:
+def _seq_index(project: Project) -> dict[tuple[str, int], list[int]]:
     """(channel, seq) -> the ``at`` of the events carrying it: built once per drawing."""
     by_seq: dict[tuple[str, int], list[int]] = {}
-    for event in prepared.project.events:
+    for event in project.events:
         if event.seq is not None:
             by_seq.setdefault((event.channel, event.seq), []).append(event.at)
     return by_seq
@@ -166,17 +169,19 @@ def _walk(
 
 
 def render(
-    prepared: Prepared,
+    project: Project,
     resolution: Resolution,
-    graph: nx.MultiDiGraph | None = None,
+    graph: nx.MultiDiGraph,
     only: Collection[str] | None = None,
 ) -> str:
-    """The lifelines SVG of ``resolution``; ``only`` keeps the rows of those expectations."""
-    graph = graph if graph is not None else graphs.build(prepared, resolution)
+    """The lifelines SVG of ``resolution`` and its graph; ``only`` keeps those expectations' rows.
+
+    A face draws what it is given: the caller builds the graph (``resolver.verdicts.graph``).
+    """
     verdicts = [v for v in resolution.expectations if only is None or v.id in only]
     verdicts.sort(key=lambda v: (v.opened_at is None, v.opened_at or 0, v.id))
     at = resolution.standpoint.at
-    by_seq = _seq_index(prepared)
+    by_seq = _seq_index(project)
     rows = [(v, ticks_of(graph, v.id), _gap_spans(by_seq, v)) for v in verdicts]
 
     moments = [at]

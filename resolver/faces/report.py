@@ -105,7 +105,7 @@ def render(
         '<section id="lifelines"><h2>Lifelines</h2><p>What was owed when: each bar runs from '
         "the opening to the close, or to the standpoint while still owed; ticks mark the "
         "events drawn in the graph. Hover for details."
-        f'</p><div class="figure">{lifelines.render(prepared, resolution, drawn)}</div>'
+        f'</p><div class="figure">{lifelines.render(prepared.project, resolution, drawn)}</div>'
         "</section>",
         _explanations(prepared, resolution, ids),
         "</body></html>",
