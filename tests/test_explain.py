@@ -11,17 +11,27 @@ import pytest
 
 from resolver import api
 from resolver.cli.main import main
+from resolver.engine.prepared import Prepared
 from resolver.errors import InputError
-from resolver.verdicts.explanation import (
-    Node,
-    explain,
-    explain_at,
-    key_reason,
-    render_text,
-    to_json,
-    walk,
-)
+from resolver.faces.explanation_text import line, phrase, render_text, to_json
+from resolver.verdicts import explanation
+from resolver.verdicts.explanation import Node, walk
+from resolver.verdicts.resolution import Resolution
 from tests.helpers import prepare_text
+
+
+def explain(*args: object) -> Node:
+    """The phrased tree (the tree is built in verdicts/, its words come from faces/)."""
+    return phrase(explanation.explain(*args))  # type: ignore[arg-type]
+
+
+def explain_at(*args: object) -> Node:
+    return phrase(explanation.explain_at(*args))  # type: ignore[arg-type]
+
+
+def key_reason(prepared: Prepared, resolution: Resolution, ident: str) -> str:
+    return line(explanation.key_reason_of(prepared, resolution, ident))
+
 
 BASE = """
 expectation x {

@@ -19,7 +19,7 @@ import pytest
 from resolver import api
 from resolver.cli import graph as graph_command
 from resolver.cli.main import main
-from resolver.faces import dot, lifelines, mermaid
+from resolver.faces import dot, lifelines, mermaid, palette
 from resolver.verdicts import graph as graphs
 from tests.helpers import prepare_text
 
@@ -36,7 +36,9 @@ def release():
 
 @pytest.fixture(scope="module")
 def g(release):
-    return graphs.build(release, api.status(release, at="2024-08-28"))
+    return graphs.build(
+        release, api.status(release, at="2024-08-28"), palette.sentences(release.project)
+    )
 
 
 def edge(graph: nx.MultiDiGraph, source: str, target: str, kind: str) -> dict:
@@ -107,6 +109,13 @@ def test_commit_115_is_a_rejected_candidate_with_its_reason(g):
     assert rejected["detail"].startswith("commit-115 ")
     mention = edge(g, E + "claim-9", X + "intent-401", "rejected")
     assert mention["reason"] == "mention_channel" and mention["candidate"] is False
+
+
+def test_the_data_graph_holds_codes_and_the_faces_phrase_them(release):
+    """Without a face's phrase the edges carry their codes only; the sentence is the faces'."""
+    bare = graphs.build(release, api.status(release, at="2024-08-28"))
+    rejected = edge(bare, E + "commit-115", X + "intent-401", "rejected")
+    assert rejected["reason"] == "no_done_cue" and "detail" not in rejected
 
 
 def test_a_close_that_came_too_late_is_rejected_not_closing(g):
@@ -350,7 +359,8 @@ def test_every_format_from_the_command_line(tmp_path):
 
 def test_lifelines_svg_is_well_formed_with_one_row_per_expectation(release):
     resolution = api.status(release, at="2024-08-23")
-    svg = lifelines.render(release.project, resolution, graphs.build(release, resolution))
+    drawn = graphs.build(release, resolution, palette.sentences(release.project))
+    svg = lifelines.render(release.project, resolution, drawn)
     root = ElementTree.fromstring(svg)
     rows = [
         el.get("data-id")

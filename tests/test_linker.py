@@ -104,3 +104,14 @@ def test_words_in_too_many_events_do_not_link():
     assert [link.event for link in links] == ["hit"]
     # "billing" never counts as shared, but it is still one of the title's three words
     assert links[0].title_overlap == (2, 3)
+
+
+def test_without_the_cut_off_every_word_links():
+    """``common=None`` is the exact rule: a word in every event's text links each of them."""
+    x = Expectation(id="x", location=HERE, title="rotate billing tokens")
+    events = [_event(f"e{i:03}", "billing report") for i in range(150)]
+    events.append(_event("hit", "rotate the billing tokens"))
+    links = {link.event: link for link in TextLinker(events, [], common=None).links(x, None)}
+    assert len(links) == 151
+    assert links["hit"].title_overlap == (3, 3)
+    assert links["e000"].title_overlap == (1, 3)

@@ -101,3 +101,64 @@ def test_cli_exit_codes(tmp_path, capsys):
 
 def test_release_fixture_is_clean(capsys):
     assert main(["lint", "fixtures/release", "--strict"]) == 0
+
+
+# --- what lint reads from the rules' atoms (roles, openings) ----------------------------------
+
+
+def test_a_principal_an_agent_pattern_matches_is_an_agent(tmp_path):
+    """``acts_as``: a ``by`` matched by an agent pattern is an agent, unless declared plainly."""
+    source = (
+        'actor "*-bot@example.com" agent\n'
+        "event e1 { channel commits at 2024-07-01 by ci-bot@example.com }\n"
+        "event e2 { channel commits at 2024-07-01 by release-bot@example.com }\n"
+        "actor release-bot@example.com principal\n"
+        "expectation x { opened_by e1 principal ci-bot@example.com }\n"
+        "expectation y { opened_by e1 principal release-bot@example.com }\n"
+    )
+    found = [w for w in warnings_for(tmp_path, source) if "agents never have authority" in w]
+    assert len(found) == 1 and "principal ci-bot@example.com is declared an agent" in found[0]
+
+
+def test_sessions_declared_work_is_searched_like_any_work_channel(tmp_path):
+    """``mention``: the sessions channel is a mention channel unless declared work."""
+    (tmp_path / "h.ol").write_text(
+        "channel sessions work\n"
+        "event s1 { channel sessions at 2024-07-01 }\n"
+        "expectation x { opened 2024-07-01 search sessions }\n",
+        encoding="utf-8",
+    )
+    project, loaded = load_with_warnings([tmp_path])
+    assert [d.message for d in lint(project, loaded)] == []
+    (tmp_path / "h.ol").write_text(
+        "event s1 { channel sessions at 2024-07-01 }\n"
+        "expectation x { opened 2024-07-01 search sessions }\n",
+        encoding="utf-8",
+    )
+    project, loaded = load_with_warnings([tmp_path])
+    assert any("is a mention channel" in d.message for d in lint(project, loaded))
+
+
+def test_an_obligation_opens_with_its_task_or_not_at_all(tmp_path):
+    """``never_opens``: an obligation without an opening inherits its task's, if it has one."""
+    source = OK + (
+        'task t { title "t" obligation o { title "o" } }\n'
+        'task u { opened_by e1 obligation p { title "p" } }\n'
+    )
+    found = [w for w in warnings_for(tmp_path, source) if "has no opening" in w]
+    assert len(found) == 1 and "o has no opening" in found[0]
+
+
+@pytest.mark.parametrize(
+    "fixture", ["release", "support-mission/base", "policies", "mentions", "four-futures/open"]
+)
+def test_the_declarations_alone_derive_what_lint_reads(fixture):
+    """lint solves the prepare part over the declarations only: the atoms it reads are the ones
+    the whole preparation derives."""
+    from resolver import api
+    from resolver.verdicts.lint import declared_atoms
+
+    prepared = api.prepare([f"fixtures/{fixture}"])
+    alone = declared_atoms(prepared.facts)
+    for name in ("mention", "acts_as", "pattern_applies", "never_opens"):
+        assert sorted(alone.get(name)) == sorted(prepared.core.get(name)), name

@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_found_from_the_checkout():
     assert (resources.data_dir("rules") / "standpoint" / "timeline.lp").is_file()
+    assert (Path(resources.__file__).parent / "faces" / "templates" / "report.html.j2").is_file()
     assert "expectation" in resources.grammar_text()
     assert len(resources.rule_files()) >= 10
 
@@ -35,6 +36,7 @@ def test_wheel_carries_grammar_and_rules(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert "resolver/_data/grammar/openloop.lark" in names
     assert "resolver/_data/rules/standpoint/timeline.lp" in names
+    assert "resolver/faces/templates/report.html.j2" in names  # the HTML report's template
     target = tmp_path / "site"
     subprocess.run(
         [

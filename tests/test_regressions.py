@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from resolver import api
+from resolver.faces.explanation_text import line, render_text
 from resolver.verdicts import receipt
-from resolver.verdicts.explanation import explain_at, render_text
+from resolver.verdicts.explanation import explain_at, key_reason_of
 from tests.helpers import prepare_text
 
 INHERITED = """
@@ -97,7 +98,6 @@ def test_check_grounds_a_small_multiple_of_status(tmp_path) -> None:
 
 def test_check_on_the_release_fixture_reports_the_owed_backups(release) -> None:
     from resolver.cli.check import gate_facts
-    from resolver.verdicts.explanation import key_reason
     from resolver.verdicts.resolution import resolve
 
     point = api.standpoint("2024-08-23")
@@ -107,4 +107,4 @@ def test_check_on_the_release_fixture_reports_the_owed_backups(release) -> None:
     # The gate's items are explained in the same answer: no solve per item.
     codes = {str(code) for _, code, _ in resolution.atoms.get("key_reason")}
     assert codes == {"nearest"}
-    assert "nearest candidate commit-116" in key_reason(release, resolution, "intent-401")
+    assert "nearest candidate commit-116" in line(key_reason_of(release, resolution, "intent-401"))

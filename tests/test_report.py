@@ -14,7 +14,8 @@ import pytest
 
 from resolver import api
 from resolver.cli.main import main
-from resolver.faces import dot, report
+from resolver.cli.report import page as report_page
+from resolver.faces import dot
 from tests.helpers import prepare_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,7 +41,7 @@ def release():
 
 @pytest.fixture(scope="module")
 def page(release):
-    return report.render(release, api.standpoint("2024-08-28"), use_graphviz=False)
+    return report_page(release, api.standpoint("2024-08-28"), use_graphviz=False)
 
 
 class _Tags(HTMLParser):
@@ -87,7 +88,7 @@ def test_page_holds_table_lifelines_and_explanations(page):
     explanations = page[page.index('id="explanations"') :]
     for ident in EXPECTATIONS:
         assert f"<summary>{ident} " in explanations
-    assert "intent-401 &quot;Move backups to PostgreSQL before release&quot; is SATISFIED" in page
+    assert "intent-401 &#34;Move backups to PostgreSQL before release&#34; is SATISFIED" in page
     tags = balanced(page)
     assert len(tags.ids) == len(set(tags.ids))  # anchors are unique
 
@@ -107,13 +108,13 @@ def test_without_graphviz_the_page_says_so_and_carries_mermaid_and_adjacency(pag
 
 def test_missing_dot_falls_back(release, monkeypatch):
     monkeypatch.setattr(dot.shutil, "which", lambda name: None)
-    html = report.render(release, api.standpoint("2024-08-28"))
+    html = report_page(release, api.standpoint("2024-08-28"))
     assert "dot program was not found" in html and "flowchart LR" in html
 
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed")
 def test_graph_is_inline_svg_when_dot_is_installed(release):
-    html = report.render(release, api.standpoint("2024-08-28"))
+    html = report_page(release, api.standpoint("2024-08-28"))
     section = html[html.index('id="graph"') : html.index('id="lifelines"')]
     svg = section[section.index("<svg") : section.rindex("</svg>") + len("</svg>")]
     root = ElementTree.fromstring(svg)
@@ -136,7 +137,7 @@ event e1 { channel sessions at 2024-01-02 by mallory text "<img src=x onerror=al
 event e2 { channel commits at 2024-01-03 by mallory text "<script>x</script> done" }
 """)
     for graphviz in (False, True):
-        html = report.render(prepared, api.standpoint("2024-02-01"), use_graphviz=graphviz)
+        html = report_page(prepared, api.standpoint("2024-02-01"), use_graphviz=graphviz)
         assert "<script" not in html.lower() and "<img" not in html.lower()
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
         balanced(html)

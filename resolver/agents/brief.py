@@ -17,8 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from resolver.engine.prepared import Prepared, Standpoint
+from resolver.faces import explanation_text
 from resolver.times import format_time
-from resolver.verdicts.explanation import key_reason
+from resolver.verdicts.explanation import key_reason_of
 from resolver.verdicts.resolution import Resolution, resolve
 
 #: Query facts: the gate over everything (key reasons) and the ready/urgency rules.
@@ -77,7 +78,7 @@ def _entries(prepared: Prepared, resolution: Resolution) -> list[str]:
         if word == "waiting":
             head += f": waits on {', '.join(sorted(waiting.get(ident, [])))}"
         elif word != "not_opened":
-            head += f": {key_reason(prepared, resolution, ident)}"
+            head += f": {explanation_text.line(key_reason_of(prepared, resolution, ident))}"
         lines.append(head)
     return lines
 

@@ -16,6 +16,11 @@ the host, and when to stop telling it:
 
 The agent's own words (``last_assistant_message``) are not written into the event: a claim must
 never become its own evidence through the text linker.
+
+One call is one solve: the history is prepared for the task's group of declarations only
+(:func:`resolver.agents.warm.load_prepared` with the task as scope), and the standpoint is solved
+once with the task's obligations explained, so the verdict, the findings and each outstanding
+obligation's ``key_reason`` come from the same atoms.
 """
 
 from __future__ import annotations
@@ -29,10 +34,11 @@ from typing import Any
 from resolver.agents.warm import load_prepared, warm_in_background
 from resolver.engine.prepared import Prepared, Standpoint
 from resolver.errors import InputError, Location
+from resolver.faces import explanation_text
 from resolver.ingest.record import append_event
 from resolver.language.loader import collect_files
 from resolver.times import format_time, now
-from resolver.verdicts.explanation import key_reason, query_facts
+from resolver.verdicts.explanation import key_reason_of, query_facts
 from resolver.verdicts.resolution import Resolution, resolve
 
 #: Hook events this command understands.
@@ -147,13 +153,17 @@ def judge(
     """
     log_path = default_log(paths, log)
     before = _load_paths(paths, log_path) if log_path.exists() else list(paths)
-    prepared = load_prepared(before, use_cache)
+    prepared = load_prepared(before, use_cache, scope=task)
     # Fail before writing when the task is unknown: a claim about nothing is not recorded.
-    if prepared.project.task(task) is None:
+    declared = prepared.project.task(task)
+    if declared is None:
         raise InputError(f"--task: no task named '{task}'")
     moment = now() if at is None else at
     by = payload.session_id or "claude-code"
-    resolution = resolve(prepared, Standpoint(moment, None), reasons=False)
+    # Explaining every obligation costs little here (the prepared history is the task's group)
+    # and saves a second solve when the claim is refused.
+    explained = query_facts(prepared, declared.obligations)
+    resolution = resolve(prepared, Standpoint(moment, None), explained)
     verdict = resolution.task(task)
     assert verdict is not None
     claim = append_event(
@@ -171,7 +181,7 @@ def judge(
     else:
         decision = _refusal(payload, prepared, resolution, task, by, claim["id"], max_refusals)
     if use_cache:
-        warm_in_background(_load_paths(paths, log_path))
+        warm_in_background(_load_paths(paths, log_path), scope=task)
     return decision
 
 
@@ -222,7 +232,11 @@ def consecutive_refusals(prepared: Prepared, resolution: Resolution, task: str, 
 
 
 def refusal_text(prepared: Prepared, resolution: Resolution, task: str) -> str:
-    """The refusal: the task's status, each outstanding obligation with its key reason."""
+    """The refusal: the task's status, each outstanding obligation with its key reason.
+
+    The key reasons are read from ``resolution`` when it explained the obligations (as
+    :func:`judge` asks); :func:`key_reason_of` solves again only for one it did not.
+    """
     verdict = resolution.task(task)
     assert verdict is not None
     title = f' "{verdict.title}"' if verdict.title else ""
@@ -230,9 +244,8 @@ def refusal_text(prepared: Prepared, resolution: Resolution, task: str) -> str:
     lines = [f"openloop: task {task}{title} is {verdict.status} at {at}, so it is not done."]
     lines.append("Outstanding:")
     listed = list(verdict.outstanding[:LISTED])
-    explained = resolve(prepared, resolution.standpoint, query_facts(prepared, listed))
     for ident in listed:
-        x = explained.expectation(ident)
+        x = resolution.expectation(ident)
         assert x is not None
         head = f"- {ident}"
         if x.title:
@@ -240,7 +253,7 @@ def refusal_text(prepared: Prepared, resolution: Resolution, task: str) -> str:
         head += f" {x.status}"
         if x.bound is not None:
             head += f", bound {format_time(x.bound)}"
-        lines.append(f"{head}: {key_reason(prepared, explained, ident)}")
+        lines.append(f"{head}: {explanation_text.line(key_reason_of(prepared, resolution, ident))}")
     rest = len(verdict.outstanding) - LISTED
     if rest > 0:
         lines.append(f"... and {rest} more")

@@ -35,12 +35,13 @@ from resolver.cli.check import check_document
 from resolver.engine.prepared import Prepared
 from resolver.errors import InputError
 from resolver.faces import receipt_text
+from resolver.faces.explanation_text import to_document
 from resolver.faces.json_format import to_dict as status_dict
 from resolver.ingest.record import append_event
 from resolver.language.loader import collect_files
 from resolver.resources import data_dir
 from resolver.verdicts import receipt
-from resolver.verdicts.explanation import WHY_NOT_STATUSES, explain, query_facts, to_document
+from resolver.verdicts.explanation import WHY_NOT_STATUSES, explain, query_facts
 from resolver.verdicts.resolution import resolve
 
 READ_ONLY = ToolAnnotations(

@@ -2,10 +2,17 @@
 
 A hook is a fresh process each time the agent stops, and preparing a 10k-event history costs
 seconds; reading a pickled :class:`Prepared` costs a tenth of that. The cache entry is keyed by
-the resolved input paths and is valid only while every input file has the size and modification
-time it had when the entry was written, and the openloop version, grammar and rules are the same;
-anything else is a miss, and the history is prepared from the files as usual. The cache is only
-ever a copy: deleting it changes no answer.
+the resolved input paths (and the scope, below) and is valid only while every input file has the
+size and modification time it had when the entry was written, and the openloop version, grammar
+and rules are the same; anything else is a miss, and the history is prepared from the files as
+usual. The cache is only ever a copy: deleting it changes no answer.
+
+A hook judges one task, so it asks for a *scope*: the task's independent group of declarations
+(:func:`resolver.engine.partition.groups`: the task, its obligations and whatever a rule ties to
+them), prepared with every channel, actor, alias and event but without the other expectations.
+Grouping decides no verdict (a part's verdicts are those of the whole history, checked by the
+partition tests); it only leaves out the candidates, reasons and text links of items the task
+does not read, which is most of the work of preparing and solving.
 
 The folder is ``$OPENLOOP_CACHE_DIR``, else ``$XDG_CACHE_HOME/openloop``, else
 ``~/.cache/openloop``. Entries are written to a temporary file and renamed into place.
@@ -53,30 +60,51 @@ def signature(files: Sequence[str]) -> str:
     return digest.hexdigest()
 
 
-def _entry(files: Sequence[str]) -> Path:
+def _entry(files: Sequence[str], scope: str | None = None) -> Path:
     key = "\0".join(str(Path(name).resolve()) for name in files)
+    if scope is not None:
+        key += f"\0\0scope\0{scope}"
     return cache_dir() / f"prepared-{hashlib.sha256(key.encode()).hexdigest()[:24]}.pickle"
 
 
-def load_prepared(paths: Sequence[str | Path], use_cache: bool = True) -> Prepared:
-    """The prepared history of ``paths``: from the cache when it is current, else from files."""
+def prepare_files(files: Sequence[str], scope: str | None = None) -> Prepared:
+    """Load and prepare ``files``; with ``scope``, only the group of declarations holding it.
+
+    An id in no group (undeclared, or a policy's task instance, which exists only once the
+    history is prepared) gets the whole history, so every task is found where it exists.
+    """
+    project = load(files)
+    if scope is not None:
+        from resolver.engine import partition
+
+        group = next((g for g in partition.groups(project) if scope in g), None)
+        if group is not None:
+            project = partition.subproject(project, group)
+    return Prepared(project)
+
+
+def load_prepared(
+    paths: Sequence[str | Path], use_cache: bool = True, scope: str | None = None
+) -> Prepared:
+    """The prepared history of ``paths`` (of ``scope``'s group, see :func:`prepare_files`):
+    from the cache when it is current, else from the files."""
     files = collect_files(paths)
     if not use_cache:
-        return Prepared(load(files))
+        return prepare_files(files, scope)
     stamp = signature(files)  # taken before reading: an entry is never newer than its stamp
     try:
-        with open(_entry(files), "rb") as stream:
+        with open(_entry(files, scope), "rb") as stream:
             stored, prepared = pickle.load(stream)
         if stored == stamp and isinstance(prepared, Prepared):
             return prepared
     except Exception:  # a missing, torn or foreign entry is a miss, never an error
         pass
-    prepared = Prepared(load(files))
-    store(files, prepared, stamp)
+    prepared = prepare_files(files, scope)
+    store(files, prepared, stamp, scope)
     return prepared
 
 
-def store(files: Sequence[str], prepared: Prepared, stamp: str) -> None:
+def store(files: Sequence[str], prepared: Prepared, stamp: str, scope: str | None = None) -> None:
     """Write an entry (best effort: a cache never fails a call)."""
     try:
         folder = cache_dir()
@@ -85,7 +113,7 @@ def store(files: Sequence[str], prepared: Prepared, stamp: str) -> None:
         try:
             with os.fdopen(handle, "wb") as stream:
                 pickle.dump((stamp, prepared), stream, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temporary, _entry(files))
+            os.replace(temporary, _entry(files, scope))
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
@@ -93,8 +121,9 @@ def store(files: Sequence[str], prepared: Prepared, stamp: str) -> None:
         pass
 
 
-def warm_in_background(paths: Sequence[str | Path]) -> None:
-    """Prepare the history of ``paths`` as the files are now in a detached child, and store it.
+def warm_in_background(paths: Sequence[str | Path], scope: str | None = None) -> None:
+    """Prepare the history of ``paths`` (of ``scope``'s group) as the files are now in a
+    detached child, and store it.
 
     The parent returns at once; the child lets go of stdin, stdout and stderr first, so the host
     reading the hook's output sees it end as soon as the parent exits. The child takes the
@@ -113,6 +142,6 @@ def warm_in_background(paths: Sequence[str | Path]) -> None:
             os.dup2(null, fd)
         files = collect_files(paths)
         stamp = signature(files)
-        store(files, Prepared(load(files)), stamp)
+        store(files, prepare_files(files, scope), stamp, scope)
     finally:
         os._exit(0)

@@ -73,7 +73,8 @@ def measure(
     """Every row for one prepared history; ``partial`` follows what is done so far."""
     from resolver.cli.check import check_document
     from resolver.engine.prepared import Standpoint
-    from resolver.verdicts.explanation import explain_at, render_text
+    from resolver.faces.explanation_text import render_text
+    from resolver.verdicts.explanation import explain_at
     from resolver.verdicts.resolution import resolve
 
     out: dict = {} if partial is None else partial

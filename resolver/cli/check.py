@@ -18,11 +18,12 @@ from resolver.engine.prepared import Prepared, Standpoint
 from resolver.engine.query import Gate, Query
 from resolver.errors import InputError
 from resolver.faces import github, sarif
+from resolver.faces.explanation_text import line
 from resolver.faces.safe_text import terminal
 from resolver.testing.runner import standpoint_text
 from resolver.times import format_time
 from resolver.verdicts import ci_items
-from resolver.verdicts.explanation import key_reason
+from resolver.verdicts.explanation import key_reason_of
 from resolver.verdicts.resolution import Resolution, resolve
 
 #: Exit code for each gate result.
@@ -91,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
     unknown = sorted(item(x) for (x,) in atoms.get("gate_unknown"))
     label = _scope_label(args, len(scope))
     if args.format in ("github", "sarif"):
-        items = ci_items.collect(prepared, resolution)
+        items = ci_items.collect(
+            prepared, resolution, lambda ident: _key_reason(prepared, resolution, ident)
+        )
         if args.format == "sarif":
             emit(sarif.render(items, result))
         else:
@@ -156,7 +159,7 @@ def _line(prepared: Prepared, resolution: Resolution, ident: str) -> str:
         notes.append("flags: " + ", ".join(verdict.flags))
     if notes:
         head += f" ({'; '.join(notes)})"
-    return f"{head}\n    {key_reason(prepared, resolution, ident)}"
+    return f"{head}\n    {_key_reason(prepared, resolution, ident)}"
 
 
 def _as_json(
@@ -175,7 +178,7 @@ def _as_json(
             "id": ident,
             "status": verdict.status,
             "flags": list(verdict.flags),
-            "reason": key_reason(prepared, resolution, ident),
+            "reason": _key_reason(prepared, resolution, ident),
         }
 
     return {
@@ -188,3 +191,8 @@ def _as_json(
         "outstanding": [entry(x) for x in outstanding],
         "unknown": [entry(x) for x in unknown],
     }
+
+
+def _key_reason(prepared: Prepared, resolution: Resolution, ident: str) -> str:
+    """The one-line key reason of an expectation (``key_reason`` atom, ``explain.lp``)."""
+    return line(key_reason_of(prepared, resolution, ident))

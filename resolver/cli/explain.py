@@ -16,14 +16,9 @@ from resolver.cli.common import (
     standpoint,
 )
 from resolver.errors import InputError
+from resolver.faces.explanation_text import render_text, to_document
 from resolver.verdicts import caps
-from resolver.verdicts.explanation import (
-    WHY_NOT_STATUSES,
-    explain,
-    query_facts,
-    render_text,
-    to_document,
-)
+from resolver.verdicts.explanation import WHY_NOT_STATUSES, explain, query_facts
 from resolver.verdicts.resolution import resolve
 
 

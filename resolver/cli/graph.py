@@ -11,7 +11,7 @@ import networkx as nx
 from resolver import api
 from resolver.cli.common import add_output, add_paths, add_standpoint, emit, prepare
 from resolver.errors import InputError
-from resolver.faces import dot, lifelines, mermaid
+from resolver.faces import dot, lifelines, mermaid, palette
 from resolver.faces.safe_text import terminal, xml_document
 from resolver.verdicts import graph as graphs
 from resolver.verdicts import graph_caps
@@ -45,8 +45,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--candidates",
         action="store_true",
-        help="also draw the rejected candidates (dot, mermaid, svg); by default a picture "
-        "holds expectations, tasks and the events that opened or closed them",
+        help="also draw the rejected candidates (dot, mermaid, svg; ticks in lifelines); by "
+        "default a picture holds expectations, tasks and the events that opened or closed them",
     )
     parser.add_argument(
         "--rejected",
@@ -61,9 +61,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=count_argument,
         default=graph_caps.DEFAULT_MAX_NODES,
         metavar="N",
-        help=f"draw at most N nodes in dot, mermaid and svg (default "
-        f"{graph_caps.DEFAULT_MAX_NODES}; 0: no limit): tasks first, then what is still "
-        f"owed; the title and standard error say what was left out",
+        help=f"draw at most N nodes in dot, mermaid and svg, and at most N rows in lifelines "
+        f"(default {graph_caps.DEFAULT_MAX_NODES}; 0: no limit): tasks first, then what is "
+        f"still owed; the title and standard error say what was left out",
     )
     parser.add_argument(
         "--no-legend", action="store_true", help="leave the legend out of dot, mermaid and svg"
@@ -76,19 +76,20 @@ def run(args: argparse.Namespace) -> int:
     """Resolve, build the graph, and write it in the chosen format."""
     prepared = prepare(args)
     resolution = api.status(prepared, args.at, args.known)
-    graph = graphs.build(prepared, resolution)
+    graph = graphs.build(prepared, resolution, palette.sentences(prepared.project))
     if args.focus is not None:
         try:
             graph = graphs.focus(graph, args.focus)
         except KeyError:
             raise InputError(f"--focus: no expectation or task named {args.focus!r}") from None
-    if args.format == "lifelines":
-        rows = None
-        if args.focus is not None:  # the expectations of the neighbourhood
-            rows = {a["id"] for _, a in graph.nodes(data=True) if a["kind"] == "expectation"}
-        emit(lifelines.render(prepared.project, resolution, graph, only=rows), args.output)
-        return 0
     rejected = args.rejected or ("candidates" if args.candidates else "none")
+    if args.format == "lifelines":  # ticks: the events a picture draws (rejected ones if asked)
+        rows, note = lifelines.rows_shown(graph, args.max_nodes)  # --focus: its neighbourhood's
+        if note is not None:
+            print(f"openloop graph: {note}", file=sys.stderr)
+        drawn = graphs.drawable(graph, rejected)
+        emit(lifelines.render(prepared.project, resolution, drawn, rows, note), args.output)
+        return 0
     drawn, omission = graph_caps.cap(graphs.drawable(graph, rejected), args.max_nodes)
     if omission is not None and args.format in ("dot", "mermaid", "svg"):
         print(f"openloop graph: {omission.text()}", file=sys.stderr)

@@ -54,12 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help='track TODO/FIXME/XXX/HACK comments: set todo.PATH:H = "open" | "removed" | '
         '"file_deleted" (reads every patch: slower)',
     )
-    git.add_argument(
-        "--issue-prefix",
-        default="issue-",
-        metavar="P",
-        help="prefix of the ids closing keywords complete (default: issue-)",
-    )
+    _add_issue_prefix(git, "prefix of the ids closing keywords complete")
     _add_destination(git)
     git.set_defaults(func=run_git)
 
@@ -80,12 +75,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     github.add_argument(
         "--ol", metavar="FILE", help="also write one expectation issue-N per issue to FILE"
     )
-    github.add_argument(
-        "--issue-prefix",
-        default="issue-",
-        metavar="P",
-        help="id prefix of issues (default: issue-)",
-    )
+    _add_issue_prefix(github, "id prefix of issues")
     _add_destination(github)
     github.set_defaults(func=run_github)
 
@@ -107,6 +97,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     _add_destination(junit)
     junit.set_defaults(func=run_junit)
+
+
+def _add_issue_prefix(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument(
+        "--issue-prefix", default="issue-", metavar="P", help=f"{what} (default: issue-)"
+    )
 
 
 def _add_destination(parser: argparse.ArgumentParser) -> None:

@@ -7,7 +7,6 @@ import sys
 
 from resolver.cli.common import add_paths
 from resolver.faces.safe_text import terminal
-from resolver.facts.writer import build
 from resolver.language.loader import load_with_warnings
 from resolver.verdicts.lint import WARNING, lint
 
@@ -33,8 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Load, check, print."""
     project, loaded = load_with_warnings(args.paths)
-    build(project)  # integer ranges: what the rules could not be given is an error here too
-    found = lint(project, loaded)
+    found = lint(project, loaded)  # integer ranges the rules cannot take are errors here too
     for diagnostic in found:
         sys.stdout.write(terminal(f"{diagnostic}\n"))
     count = sum(1 for d in found if d.severity == WARNING)  # notes are information, not problems

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 
 from resolver import api
-from resolver.cli.common import add_output, add_paths, add_standpoint, emit, prepare
+from resolver.cli.common import add_output, add_paths, add_standpoint, emit, prepare, standpoint
 from resolver.faces import receipt_text
 from resolver.verdicts import receipt
+from resolver.verdicts.resolution import resolve
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -18,13 +19,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Show what a task's completion rests on at one standpoint: each obligation "
         "with the evidence that settled it and its tier, who waived, cancelled, "
         "superseded or reopened what (and which markers were proposals without "
-        "authority), the findings about claims of completion, and what remains.",
+        "authority), the findings about claims of completion, and what remains. On a long "
+        f"history each obligation lists at most {receipt.NOTES_SHOWN} notes and, while it is "
+        f"owed, the {receipt.NEAREST_SHOWN} rejected candidates that came nearest, and counts "
+        "the rest; --full lists every one.",
     )
     parser.add_argument("task", metavar="TASK", help="the task id")
     add_paths(parser)
     add_standpoint(parser)
     parser.add_argument(
         "--format", choices=("md", "json"), default="md", help="output format (default: md)"
+    )
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help=f"list every note and every rejected candidate of an owed obligation; by default "
+        f"at most {receipt.NOTES_SHOWN} notes and the {receipt.NEAREST_SHOWN} nearest rejected "
+        f"candidates per obligation, with a count of the rest",
     )
     add_output(parser)
     parser.set_defaults(func=run)
@@ -33,8 +44,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Build the receipt and print it; exit 0 whatever the task's status."""
     prepared = prepare(args)
-    resolution = api.status(prepared, args.at, args.known)
-    built = receipt.build(prepared, resolution, args.task)
+    # Two solves, as the gate does: the verdicts alone (no reasons: cheaper) say what is still
+    # owed; the second, with reasons, asks the rules for the nearest candidates of just those.
+    scope = api.status(prepared, args.at, args.known, reasons=False)
+    resolution = resolve(
+        prepared, standpoint(args), receipt.explain_query(prepared, scope, args.task)
+    )
+    built = receipt.build(prepared, resolution, args.task, full=args.full)
     render = receipt_text.render_json if args.format == "json" else receipt_text.render_markdown
     text = render(built)
     emit(text, args.output)

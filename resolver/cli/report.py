@@ -1,4 +1,9 @@
-"""``openloop report``: one self-contained HTML page for a standpoint."""
+"""``openloop report``: one self-contained HTML page for a standpoint.
+
+The command does the work a face may not: it solves the standpoint once with every item
+explained, builds the graph, caps the picture, and builds each expectation's concise and each
+task's explanation tree; ``resolver/faces/report.py`` only draws what :func:`page` hands it.
+"""
 
 from __future__ import annotations
 
@@ -15,9 +20,13 @@ from resolver.cli.common import (
     standpoint,
 )
 from resolver.cli.graph import count_argument
+from resolver.engine.prepared import Prepared, Standpoint
+from resolver.engine.query import Query
 from resolver.faces import report
+from resolver.verdicts import caps, graph_caps
 from resolver.verdicts import graph as graphs
-from resolver.verdicts import graph_caps
+from resolver.verdicts.explanation import explain, query_facts
+from resolver.verdicts.resolution import resolve
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -65,7 +74,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Resolve and write the page."""
     prepared = prepare(args)
-    page = report.render(
+    text = page(
         prepared,
         standpoint(args),
         rejected=args.rejected or ("candidates" if args.candidates else "none"),
@@ -73,5 +82,40 @@ def run(args: argparse.Namespace) -> int:
         use_graphviz=not args.no_graphviz,
         snapshot_facts=api.snapshot_facts(prepared, args.snapshot),
     )
-    emit(page, args.output)
+    emit(text, args.output)
     return 0
+
+
+def page(
+    prepared: Prepared,
+    point: Standpoint,
+    rejected: str = "none",
+    use_graphviz: bool = True,
+    snapshot_facts: Query | str = "",
+    max_nodes: int = graph_caps.DEFAULT_MAX_NODES,
+) -> str:
+    """The HTML page for one standpoint (``snapshot_facts`` from ``api.snapshot_facts``).
+
+    The page stays small on a long history: the graph is capped at ``max_nodes`` nodes (0: no
+    limit) and draws ``rejected`` candidates only when asked; each expectation's explanation is
+    the concise one (:func:`resolver.verdicts.caps.concise`), collapsed until opened.
+    """
+    resolution = resolve(prepared, point, query_facts(prepared, everything=True) + snapshot_facts)
+    drawn = graphs.drawable(graphs.build(prepared, resolution), rejected)
+    picture, omission = graph_caps.cap(drawn, max_nodes)
+    trees = {
+        v.id: caps.concise(prepared, resolution, explain(prepared, resolution, v.id))
+        for v in resolution.expectations
+    }
+    trees.update({t.id: explain(prepared, resolution, t.id) for t in resolution.tasks})
+    return report.render(
+        report.Page(
+            project=prepared.project,
+            resolution=resolution,
+            graph=drawn,
+            picture=picture,
+            omission=None if omission is None else omission.text(),
+            explanations=trees,
+            use_graphviz=use_graphviz,
+        )
+    )

@@ -18,38 +18,37 @@ from dataclasses import dataclass, field
 
 from resolver.language.model import Event
 
+
+def _patterns(*patterns: str) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(p, re.IGNORECASE) for p in patterns)
+
+
 #: Task-like patterns, matched case-insensitively inside one sentence.
-TASK_PATTERNS = tuple(
-    re.compile(p, re.IGNORECASE)
-    for p in (
-        r"\btodo\b",
-        r"\bfixme\b",
-        r"\bneeds? to\b",
-        r"\bshould\b",
-        r"\bmust\b",
-        r"\bha(?:s|ve) to\b",
-        r"\bremember to\b",
-        r"\bdon'?t forget\b",
-        r"\bbefore (?:the )?release\b",
-    )
+TASK_PATTERNS = _patterns(
+    r"\btodo\b",
+    r"\bfixme\b",
+    r"\bneeds? to\b",
+    r"\bshould\b",
+    r"\bmust\b",
+    r"\bha(?:s|ve) to\b",
+    r"\bremember to\b",
+    r"\bdon'?t forget\b",
+    r"\bbefore (?:the )?release\b",
 )
 #: Closure phrases of the stronger form.
-CLOSURE_PATTERNS = tuple(
-    re.compile(p, re.IGNORECASE)
-    for p in (
-        r"\bdone\b",
-        r"\bfixed\b",
-        r"\bresolved\b",
-        r"\bclosed\b",
-        r"\bcompleted?\b",
-        r"\bfinished\b",
-        r"\bshipped\b",
-        r"\bmerged\b",
-        r"\bcancel+ed\b",
-        r"\bdropped\b",
-        r"\bout of scope\b",
-        r"\bwon'?t (?:do|fix)\b",
-    )
+CLOSURE_PATTERNS = _patterns(
+    r"\bdone\b",
+    r"\bfixed\b",
+    r"\bresolved\b",
+    r"\bclosed\b",
+    r"\bcompleted?\b",
+    r"\bfinished\b",
+    r"\bshipped\b",
+    r"\bmerged\b",
+    r"\bcancel+ed\b",
+    r"\bdropped\b",
+    r"\bout of scope\b",
+    r"\bwon'?t (?:do|fix)\b",
 )
 _STOP_TEXT = """a an and are as at be been before but by can do does for from has have in into is
     it its no not now of on onto or our should so still that the them these they this those to

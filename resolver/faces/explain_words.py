@@ -1,7 +1,9 @@
 """Words for explanations: phrasing explanation atoms with the model's ids, times and values.
 
-Split from ``explain.py`` so that the tree (what is said) and the phrasing (how it reads) can be
-read apart; nothing here decides anything.
+The shared phrasing of ``explanation_phrases.py`` (an expectation's steps) and
+``explanation_text.py`` (tasks, key reasons): openings, markers and their authority, the text
+linker's measurements, bounds and ``--why-not`` lines. The tree (what is said) is built in
+``resolver/verdicts/``; nothing here decides anything.
 """
 
 from __future__ import annotations
@@ -41,15 +43,15 @@ def event_label(event: Event) -> str:
 
 def opening_text(
     project: Project, x: Expectation, source: str | None, hidden: list[str], missing: bool
-) -> tuple[str, str | None]:
-    """The opening sentence and its event; ``source`` (whose opening X uses: the rules'
-    ``opened_by_source``), ``hidden`` and ``missing`` come from the rules."""
+) -> str:
+    """The opening sentence; ``source`` (whose opening X uses: the rules' ``opened_by_source``),
+    ``hidden`` and ``missing`` come from the rules."""
     if missing:
         holder = project.task(source) if source and source != x.id else None
         named = (holder or x).opened_by if source else None
         if named is not None and project.event(named) is None:
-            return f"opening: opened_by {named} names no event in the log: it never opens", None
-        return "opening: none: neither it nor its task says when it opens", None
+            return f"opening: opened_by {named} names no event in the log: it never opens"
+        return "opening: none: neither it nor its task says when it opens"
     holder = project.task(source) if source and source != x.id else None
     owner = holder if holder is not None else x
     via = f" with its task {holder.id}" if holder is not None else ""
@@ -60,7 +62,7 @@ def opening_text(
             f"opening: opened{via} by {event_label(event)}, known from "
             f"{times.format_time(event.recorded)}"
         )
-        at, recorded, event_id = event.at, event.recorded, event.id
+        at, recorded = event.at, event.recorded
     else:
         assert owner.opened is not None
         text = (
@@ -68,14 +70,13 @@ def opening_text(
             "(an oracle label, known from then)"
         )
         at = recorded = owner.opened
-        event_id = None
     if "not_yet" in hidden:
         text += f"; not visible: {times.format_time(at)} is after the standpoint"
     elif "unrecorded" in hidden:
         text += (
             f"; not visible: it is recorded {times.format_time(recorded)}, after the knowledge time"
         )
-    return text, event_id
+    return text
 
 
 def sets_text(event: Event, x: Expectation) -> str | None:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from resolver.faces.table import GAPS_SHOWN
 from resolver.faces.words import describe
 from resolver.language.model import Project
 from resolver.times import format_time
 from resolver.verdicts import caps
-from resolver.verdicts.resolution import ExpectationVerdict, Finding, Resolution
+from resolver.verdicts.resolution import ChannelFootprint, ExpectationVerdict, Finding, Resolution
 
 
 def _time(value: int | None) -> str | None:
@@ -50,8 +51,7 @@ def expectation_dict(
                     "searched": fp.searched,
                     "through": _time(fp.through),
                     "candidates": fp.candidates,
-                    "gaps": [list(g) for g in fp.gaps],
-                    "relevant_gaps": [list(g) for g in fp.relevant_gaps],
+                    **footprint_gaps(fp),
                 }
                 for name, fp in verdict.channels.items()
             },
@@ -68,6 +68,27 @@ def expectation_dict(
         ],
         "reasons_omitted": omitted,
         **_made_by(verdict),
+    }
+
+
+def footprint_gaps(fp: ChannelFootprint) -> dict[str, Any]:
+    """A footprint's gaps, bounded: the channel's first :data:`GAPS_SHOWN` gaps (``gaps``,
+    with ``gaps_omitted`` when there are more) and the relevant gaps the rules listed
+    (``relevant_gaps``, with ``gaps_after_relevant``: the channel's gaps after that window).
+    The whole list is printed once per channel, in the top-level ``channels``."""
+    out: dict[str, Any] = {"gaps": [list(g) for g in fp.gaps[:GAPS_SHOWN]]}
+    if len(fp.gaps) > GAPS_SHOWN:
+        out["gaps_omitted"] = len(fp.gaps) - GAPS_SHOWN
+    out["relevant_gaps"] = [list(g) for g in fp.relevant_gaps]
+    if fp.gaps_after:
+        out["gaps_after_relevant"] = fp.gaps_after
+    return out
+
+
+def channels_dict(resolution: Resolution) -> dict[str, Any]:
+    """Every search channel that has gaps, with all of them: the one place they are listed."""
+    return {
+        name: {"gaps": [list(g) for g in gaps]} for name, gaps in resolution.channel_gaps.items()
     }
 
 
@@ -106,6 +127,7 @@ def to_dict(resolution: Resolution, project: Project, reasons: str = "key") -> d
             for t in resolution.tasks
         ],
         "findings": [finding_dict(f) for f in resolution.findings],
+        "channels": channels_dict(resolution),
     }
 
 

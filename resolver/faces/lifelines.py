@@ -5,7 +5,9 @@ owed), with the events that touched it as ticks: green where a transition took e
 where a candidate was rejected, orange for proposals. Relevant sequence gaps are hatched, the
 bound is a diamond and the standpoint a dashed line across every row. Everything drawn is read
 from the verdicts and from the graph built by :mod:`resolver.verdicts.graph`; nothing is
-decided here.
+decided here. On a long history :func:`rows_shown` keeps at most N rows, chosen as the capped
+graph chooses its items (:mod:`resolver.verdicts.graph_caps`: what is still owed first), and
+the drawing says what it left out.
 
 >>> from resolver import api
 >>> from resolver.verdicts import graph                                    # doctest: +SKIP
@@ -31,6 +33,7 @@ from resolver.faces.safe_text import xml_document
 from resolver.language.model import Project
 from resolver.times import format_time
 from resolver.verdicts import graph as graphs
+from resolver.verdicts import graph_caps
 from resolver.verdicts.resolution import ExpectationVerdict, Resolution
 
 WIDTH = 1000
@@ -94,6 +97,31 @@ def ticks_of(graph: nx.MultiDiGraph, ident: str) -> list[Tick]:
         note = attrs.get("detail") or palette.edge_label(attrs)
         found.append(Tick(at, event["id"], role, f"{event['id']}: {note}"))
     return sorted(found, key=lambda t: (t.at, t.event))
+
+
+def rows_shown(
+    graph: nx.MultiDiGraph, max_rows: int, only: Collection[str] | None = None
+) -> tuple[set[str], str | None]:
+    """The expectations of ``graph`` to draw as rows and a line saying what was left out.
+
+    At most ``max_rows`` rows (0: no limit) of the expectations in ``only`` (default: all), in
+    the order :func:`graph_caps.cap` keeps items: still owed (``OPEN``, ``UNKNOWN``,
+    ``NOT_OPENED``) first, then the rest, each by id.
+    """
+    items = [
+        n
+        for n, a in graph.nodes(data=True)
+        if a.get("kind") == "expectation" and (only is None or a["id"] in only)
+    ]
+    kept, omission = graph_caps.cap(graph.subgraph(items), max_rows)
+    ids = {graph.nodes[n]["id"] for n in kept}
+    if omission is None:
+        return ids, None
+    note = (
+        f"left out {omission.count:,} of {omission.total:,} expectations (rows); draw one "
+        "with --focus ID, or more with --max-nodes N"
+    )
+    return ids, note
 
 
 def _seq_index(project: Project) -> dict[tuple[str, int], list[int]]:
@@ -173,8 +201,10 @@ def render(
     resolution: Resolution,
     graph: nx.MultiDiGraph,
     only: Collection[str] | None = None,
+    note: str | None = None,
 ) -> str:
-    """The lifelines SVG of ``resolution`` and its graph; ``only`` keeps those expectations' rows.
+    """The lifelines SVG of ``resolution`` and its graph; ``only`` keeps those expectations' rows,
+    and ``note`` (what :func:`rows_shown` left out) is written under the title.
 
     A face draws what it is given: the caller builds the graph (``resolver.verdicts.graph``).
     """
@@ -197,7 +227,8 @@ def render(
     def x(moment: int) -> float:
         return round(LEFT + (moment - t0) / (t1 - t0) * usable, 1)
 
-    height = TOP + ROW * max(len(rows), 1) + 70
+    top = TOP + (16 if note else 0)
+    height = top + ROW * max(len(rows), 1) + 70
     known = resolution.standpoint.known
     standpoint = f"at {format_time(at)}, known " + (
         "latest" if known is None else format_time(known)
@@ -215,20 +246,22 @@ def render(
         f'</text><text x="{WIDTH - RIGHT}" y="22" text-anchor="end" fill="#555">'
         f"{escape(standpoint)}</text>",
     ]
-    bottom = TOP + ROW * max(len(rows), 1)
+    if note:
+        out.append(f'<text x="12" y="40" fill="#6a1b9a" class="omitted">{escape(note)}</text>')
+    bottom = top + ROW * max(len(rows), 1)
     for moment, label in _ticks_axis(t0, t1):
         out.append(
-            f'<line x1="{x(moment)}" y1="{TOP - 8}" x2="{x(moment)}" y2="{bottom}" '
+            f'<line x1="{x(moment)}" y1="{top - 8}" x2="{x(moment)}" y2="{bottom}" '
             f'stroke="#eeeeee"/>'
         )
         out.append(
-            f'<text x="{x(moment)}" y="{TOP - 12}" text-anchor="middle" fill="#757575" '
+            f'<text x="{x(moment)}" y="{top - 12}" text-anchor="middle" fill="#757575" '
             f'font-size="10">{escape(label)}</text>'
         )
     for index, (verdict, ticks, gaps) in enumerate(rows):
-        out += _row(verdict, ticks, gaps, TOP + ROW * index, x, at, index)
+        out += _row(verdict, ticks, gaps, top + ROW * index, x, at, index)
     out.append(
-        f'<line x1="{x(at)}" y1="{TOP - 8}" x2="{x(at)}" y2="{bottom + 6}" '
+        f'<line x1="{x(at)}" y1="{top - 8}" x2="{x(at)}" y2="{bottom + 6}" '
         f'stroke="#212121" stroke-width="1.5" stroke-dasharray="5,3"/>'
     )
     anchor = "end" if x(at) > WIDTH - RIGHT - 80 else "middle"  # keep the label inside

@@ -8,7 +8,7 @@ it and a reviewer should see that search without running the tool.
 from __future__ import annotations
 
 from resolver.faces.safe_text import markdown
-from resolver.faces.table import search_note, snapshot_notes
+from resolver.faces.table import GAPS_SHOWN, search_note, snapshot_notes
 from resolver.times import format_time
 from resolver.verdicts.resolution import ExpectationVerdict, Resolution
 
@@ -17,14 +17,24 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _span(lo: int, hi: int) -> str:
+    return str(lo) if lo == hi else f"{lo}..{hi}"
+
+
 def _gaps(verdict: ExpectationVerdict, channel: str) -> str:
-    """Every gap as ``lo..hi``; the relevant ones (after the opening) in bold."""
+    """Every gap as ``lo..hi``, the relevant ones (after the opening) in bold; past
+    :data:`GAPS_SHOWN` gaps, their count and span, then the relevant ones the rules listed."""
     fp = verdict.channels[channel]
-    spans = []
-    for lo, hi in fp.gaps:
-        span = str(lo) if lo == hi else f"{lo}..{hi}"
-        spans.append(f"**{span}**" if (lo, hi) in fp.relevant_gaps else span)
-    return ", ".join(spans)
+    relevant = set(fp.relevant_gaps)
+    if len(fp.gaps) <= GAPS_SHOWN:
+        spans = [f"**{_span(*g)}**" if g in relevant else _span(*g) for g in fp.gaps]
+        return ", ".join(spans)
+    text = f"{len(fp.gaps):,} gaps in {_span(fp.gaps[0][0], fp.gaps[-1][1])}"
+    if fp.relevant_gaps:
+        text += "; after the opening: " + ", ".join(f"**{_span(*g)}**" for g in fp.relevant_gaps)
+    if fp.gaps_after:
+        text += f" and {fp.gaps_after:,} later"
+    return text
 
 
 def footprints(resolution: Resolution) -> list[str]:

@@ -2,13 +2,19 @@
 
 One place for colours, shapes and labels keeps the three pictures and their legends in step.
 Colours follow the status words of the rules; nothing here reads more than a node's or edge's
-attributes.
+attributes. :func:`sentences` is the phrasing the graph builder is handed for the ``detail`` of
+its ``proposal`` and ``rejected`` edges (``graph.build(prepared, resolution,
+palette.sentences(project))``): the data graph holds codes, the faces their words.
 """
 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+
+from resolver.faces.words import describe
+from resolver.language.model import Expectation, Project
+from resolver.verdicts.resolution import Reason
 
 #: Node kinds in their left-to-right order in drawings.
 KIND_ORDER = ("actor", "event", "expectation", "task")
@@ -146,3 +152,13 @@ def edge_label(attrs: Mapping) -> str:
     if kind == "claims":
         return f"claims: {str(attrs.get('finding', '')).lower()}"
     return kind
+
+
+def sentences(project: Project) -> Callable[[Reason, Expectation], str]:
+    """The sentence of one reason of one expectation (``words.describe``), for ``graph.build``:
+    the ``detail`` of a ``proposal`` or ``rejected`` edge, shown as its tooltip or tick note."""
+
+    def phrase(reason: Reason, expectation: Expectation) -> str:
+        return describe(reason, project, expectation)
+
+    return phrase

@@ -1,7 +1,9 @@
 """Receipts for people and tools: the Markdown page and the JSON document of a work receipt.
 
 ``resolver.verdicts.receipt.build`` arranges the rules' atoms into a typed :class:`Receipt`;
-this module only phrases it (reasons through ``words.describe``) and lays it out.
+this module only phrases it (reasons through ``words.describe``) and lays it out. What the
+receipt left out (notes and rejected candidates past the caps) is counted in one line each,
+with the command that lists every one.
 """
 
 from __future__ import annotations
@@ -54,10 +56,10 @@ def to_dict(receipt: Receipt) -> dict[str, Any]:
                 "flags": list(o.flags),
                 "requires": [{"id": p.id, "status": p.status} for p in o.preconditions],
                 "awaiting_until": _time(o.awaiting_until),
-                "notes": [
-                    {"code": n.code, "event": n.event, "detail": _note(receipt, o, n)}
-                    for n in o.notes
-                ],
+                "notes": [_note_dict(receipt, o, n) for n in o.notes],
+                "notes_omitted": o.notes_omitted,
+                "nearest": [_note_dict(receipt, o, n) for n in o.nearest],
+                "rejected_omitted": o.rejected_omitted,
             }
             for o in receipt.obligations
         ],
@@ -86,6 +88,10 @@ def to_dict(receipt: Receipt) -> dict[str, Any]:
         ],
         "remaining": list(receipt.remaining),
     }
+
+
+def _note_dict(receipt: Receipt, o: ObligationLine, note: Note) -> dict[str, Any]:
+    return {"code": note.code, "event": note.event, "detail": _note(receipt, o, note)}
 
 
 def render_json(receipt: Receipt) -> str:
@@ -129,10 +135,29 @@ def _remaining_line(receipt: Receipt, o: ObligationLine) -> str:
         parts.append("blocked by " + ", ".join(named))
     parts += [f for f in o.flags if f in ("deadline_passed", "reopened")]
     line = f"- `{o.id}`: " + "; ".join(parts)
+    near = {note.reason for note in o.nearest}
+    for note in o.nearest:  # nearest first: why it is not closed yet
+        line += f"\n  - {_note(receipt, o, note)}"
     for note in o.notes:
-        if note.code != "reopened":
+        if note.code != "reopened" and note.reason not in near:
             line += f"\n  - {_note(receipt, o, note)}"
+    if o.rejected_omitted:
+        line += (
+            f"\n  - ... and {_count(o.rejected_omitted, 'more rejected candidate')} "
+            f"(`openloop receipt {receipt.task} --full` lists every one)"
+        )
     return line
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'s' if number != 1 else ''}"
+
+
+def _omitted_notes(receipt: Receipt, o: ObligationLine) -> str:
+    return (
+        f"- `{o.id}`: ... and {_count(o.notes_omitted, 'more note')} "
+        f"(`openloop receipt {receipt.task} --full` lists every one)"
+    )
 
 
 def render_markdown(receipt: Receipt) -> str:
@@ -176,7 +201,7 @@ def render_markdown(receipt: Receipt) -> str:
             )
         notes = [(o, n) for o in receipt.obligations for n in o.notes]
         unmet = [o for o in receipt.obligations if "precondition_unmet" in o.flags]
-        if notes or unmet:
+        if notes or unmet:  # (an obligation with notes left out has notes shown too)
             out += ["", "Notes:", ""]
             for o in unmet:
                 required = ", ".join(f"`{p.id}`" for p in o.preconditions)
@@ -184,7 +209,10 @@ def render_markdown(receipt: Receipt) -> str:
                     f"- `{o.id}` was satisfied while its preconditions ({required}) "
                     f"were not all closed: precondition_unmet"
                 )
-            out += [f"- `{o.id}`: {_note(receipt, o, n)}" for o, n in notes]
+            for o in receipt.obligations:
+                out += [f"- `{o.id}`: {_note(receipt, o, n)}" for n in o.notes]
+                if o.notes_omitted:
+                    out.append(_omitted_notes(receipt, o))
     out += ["", "## Waivers and other endings", ""]
     if not receipt.endings:
         out.append("None.")

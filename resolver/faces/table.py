@@ -7,9 +7,13 @@ import textwrap
 from resolver.faces.safe_text import terminal
 from resolver.faces.words import show_value
 from resolver.times import format_time
-from resolver.verdicts.resolution import ExpectationVerdict, Resolution
+from resolver.verdicts.resolution import ChannelFootprint, ExpectationVerdict, Resolution
 
 WIDTH = 80
+#: A footprint lists a channel's gaps one by one up to this many, else counts them.
+GAPS_SHOWN = 8
+#: The search note names at most this many relevant gaps per channel.
+NOTED = 3
 
 
 def search_note(verdict: ExpectationVerdict) -> str:
@@ -20,9 +24,19 @@ def search_note(verdict: ExpectationVerdict) -> str:
     if missing:
         parts.append("not searched: " + ", ".join(missing))
     for name, fp in verdict.channels.items():
-        for lo, hi in fp.relevant_gaps:
-            parts.append(f"gap in {name}: seq {_span(lo, hi)}")
+        parts.extend(_relevant_note(name, fp))
     return "; ".join(parts)
+
+
+def _relevant_note(name: str, fp: ChannelFootprint) -> list[str]:
+    """``gap in commits: seq 203`` for each relevant gap listed, at most :data:`NOTED`; beyond
+    that one note: the first few and how many later gaps follow (none are multiplied)."""
+    listed = fp.relevant_gaps
+    if len(listed) <= NOTED and not fp.gaps_after:
+        return [f"gap in {name}: seq {_span(lo, hi)}" for lo, hi in listed]
+    later = max(len(listed) - NOTED, 0) + fp.gaps_after
+    spans = ", ".join(_span(lo, hi) for lo, hi in listed[:NOTED])
+    return [f"gaps in {name} after the opening: seq {spans}, then {later:,} later gaps"]
 
 
 def _span(lo: int, hi: int) -> str:
@@ -49,12 +63,16 @@ def footprint_lines(verdict: ExpectationVerdict) -> list[tuple[str, str]]:
             continue
         noun = "candidate" if fp.candidates == 1 else "candidates"
         phrase = f"through {short_time(fp.through)}, {fp.candidates} {noun}"
-        if fp.gaps:
+        if fp.gaps and len(fp.gaps) <= GAPS_SHOWN:
+            relevant = set(fp.relevant_gaps)
             spans = [
-                _span(lo, hi) + ("" if (lo, hi) in fp.relevant_gaps else " (before opening)")
+                _span(lo, hi) + ("" if (lo, hi) in relevant else " (before opening)")
                 for lo, hi in fp.gaps
             ]
             phrase += ", missing seq " + ", ".join(spans)
+        elif fp.gaps:  # a count and the span they cover; the search note names the relevant
+            first, last = fp.gaps[0][0], fp.gaps[-1][1]
+            phrase += f", {len(fp.gaps):,} gaps in seq {_span(first, last)}"
         out.append((name, phrase))
     return out
 

@@ -21,21 +21,29 @@ Words are normalised (Unicode NFKC, case folded, split on anything that is not a
 stop words dropped, a light suffix-stripping stemmer applied, and ``alias`` words mapped to the
 first word of their alias line. A word found in the texts of more than ``COMMON_WORD_EVENTS``
 events (100) is not a linking word: it never counts as shared, but it still counts in the total
-of the title or opening text it belongs to (a frequent word is no evidence of a link, and leaving
-it out of the total would let two rare words be "more than half" of a longer text).
-Events are indexed by token, so the linker only compares an expectation with events sharing one
-of its words: the work grows with the links found, never with expectations times events.
+of the title or opening text it belongs to. ``TextLinker(..., common=None)`` is the exact rule
+of SPEC §3 (every content word links); it is not the default because, measured, it makes every
+event sharing one frequent word a weak link and a candidate: quadratic on formulaic histories,
+and less accurate on a real one (``docs/performance.md``, "The text linker").
+
+Tokens are interned to integers and events indexed by token (posting lists, in event-id order).
+An expectation's overlaps are counted by walking the posting lists of its own linking words, so
+the work is the sum of those lists' lengths: it grows with the links found, never with
+expectations times events. Phrases, the wanted value and the id are only checked on events
+holding their rarest word.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections import defaultdict
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
+from resolver.facts.interning import check_int
 from resolver.language.model import Alias, Event, Expectation
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -156,8 +164,7 @@ class Vocabulary:
         return tuple(self.tokens(text))
 
 
-@dataclass(frozen=True)
-class Link:
+class Link(NamedTuple):
     """Everything the linker measured between one expectation and one event."""
 
     expectation: str
@@ -172,41 +179,74 @@ class Link:
     coverage: tuple[int, int] | None = None
 
 
-def _contains(sequence: list[str], phrase: tuple[str, ...]) -> bool:
-    width = len(phrase)
-    if width == 0:
-        return False
-    return any(tuple(sequence[i : i + width]) == phrase for i in range(len(sequence) - width + 1))
-
-
-#: A word in the texts of more than this many events is not a linking word: in a large log it
-#: would link every expectation to a fixed share of all events (quadratic work) while telling
-#: nothing about any of them. Below it, every content word links.
+#: A word in the texts of more than this many events is not a linking word (the default cut-off).
 COMMON_WORD_EVENTS = 100
 
 
-class TextLinker:
-    """Links expectations to events through a token index built once per history."""
+def _contains(sequence: tuple | list, phrase: tuple) -> bool:
+    width = len(phrase)
+    if width == 0:
+        return False
+    first = phrase[0]
+    return any(
+        sequence[i] == first and tuple(sequence[i : i + width]) == phrase
+        for i in range(len(sequence) - width + 1)
+    )
 
-    def __init__(self, events: Iterable[Event], aliases: Iterable[Alias]) -> None:
+
+class TextLinker:
+    """Links expectations to events through a token index built once per history.
+
+    ``common``: a word in more than this many events' texts never counts as shared (None: every
+    word links, the exact rule).
+    """
+
+    def __init__(
+        self,
+        events: Iterable[Event],
+        aliases: Iterable[Alias],
+        common: int | None = COMMON_WORD_EVENTS,
+    ) -> None:
         self.vocabulary = Vocabulary.from_aliases(aliases)
-        self._tokens: dict[str, list[str]] = {}
-        self._index: dict[str, list[str]] = defaultdict(list)
-        self._texts: dict[str, str] = {}
+        self._token_ids: dict[str, int] = {}
+        #: Per token id: the numbers of the events whose text holds it, ascending.
+        self._postings: list[list[int]] = []
+        #: Per event number (events with a text, in id order): id, text, tokens, distinct count.
+        self._ids: list[str] = []
+        self._texts: list[str] = []
+        self._tokens: list[tuple[int, ...]] = []
+        self._distinct: list[frozenset[int]] = []
         self._merges: set[str] = set()
+        token_ids, postings = self._token_ids, self._postings
+        texted = []
         for event in events:
             if event.kind == "merge":
                 self._merges.add(event.id)
-            if not event.text:
-                continue
-            tokens = self.vocabulary.tokens(event.text)
-            self._tokens[event.id] = tokens
-            self._texts[event.id] = event.text
-            for token in set(tokens):
-                self._index[token].append(event.id)
+            if event.text:
+                texted.append(event)
+        for number, event in enumerate(sorted(texted, key=lambda e: e.id)):
+            sequence = []
+            for token in self.vocabulary.tokens(event.text):
+                ident = token_ids.get(token)
+                if ident is None:
+                    ident = token_ids[token] = len(postings)
+                    postings.append([])
+                sequence.append(ident)
+            distinct = frozenset(sequence)
+            check_int(len(sequence), "words in one text")
+            for ident in distinct:
+                postings[ident].append(number)
+            self._ids.append(event.id)
+            self._texts.append(event.text)
+            self._tokens.append(tuple(sequence))
+            self._distinct.append(distinct)
+        #: Token ids that never count as shared.
         self.common = frozenset(
-            token for token, ids in self._index.items() if len(ids) > COMMON_WORD_EVENTS
+            ident
+            for ident, found in enumerate(postings)
+            if common is not None and len(found) > common
         )
+        self._done = frozenset(token_ids[c] for c in DONE_CUES if c in token_ids)
 
     def is_merge(self, event_id: str) -> bool:
         """The event's kind is ``merge``."""
@@ -214,62 +254,97 @@ class TextLinker:
 
     def done_cue_events(self) -> Iterator[str]:
         """Ids of events whose text makes a done-style claim."""
-        for event_id, tokens in self._tokens.items():
-            if DONE_CUES.intersection(tokens):
-                yield event_id
+        done = self._done
+        for number, tokens in enumerate(self._tokens):
+            if done.intersection(tokens):
+                yield self._ids[number]
 
-    def _rarest(self, tokens: Iterable[str]) -> str | None:
-        known = [t for t in tokens if t in self._index]
-        return min(known, key=lambda t: len(self._index[t]), default=None)
+    def _known(self, tokens: Iterable[str]) -> tuple[int, ...] | None:
+        """The token ids of ``tokens``; None if one of them occurs in no event's text."""
+        out = []
+        for token in tokens:
+            ident = self._token_ids.get(token)
+            if ident is None:
+                return None
+            out.append(ident)
+        return tuple(out)
+
+    def _holders(self, tokens: tuple[int, ...] | None) -> set[int]:
+        """Events holding the rarest of ``tokens``: a superset of those holding all of them."""
+        if not tokens:
+            return set()
+        return set(min((self._postings[t] for t in tokens), key=len))
 
     def links(self, expectation: Expectation, opening_text: str | None) -> Iterator[Link]:
         """Every event whose text shares a content word, a phrase or the id with the expectation."""
         vocab = self.vocabulary
         title_all = vocab.token_set(expectation.title)
-        title = title_all - self.common
         opening_all = vocab.token_set(opening_text)
-        opening = opening_all - self.common
-        phrases = [p for p in (vocab.phrase(m) for m in expectation.matches) if p]
-        value_tokens = self._value_tokens(expectation)
+        title_total = check_int(len(title_all), "words in a title")
+        opening_total = check_int(len(opening_all), "words in an opening text")
+        opening_ids = frozenset(self._token_ids[t] for t in opening_all if t in self._token_ids)
+        title_count = self._count(title_all)
+        opening_count = self._count(opening_all)
+        phrases = [self._known(p) for p in (vocab.phrase(m) for m in expectation.matches) if p]
+        phrases = [p for p in phrases if p]
+        phrase_holders: set[int] = set()
+        for phrase in phrases:
+            phrase_holders |= self._holders(phrase)
+        value = self._value_tokens(expectation)
+        value_ids = self._known(value) if value else None
+        value_holders = self._holders(value_ids)
         id_words = tuple(words(expectation.id))
-        probe = set(title) | set(opening)
-        for anchor in [*(self._rarest(p) for p in phrases), self._id_anchor(id_words)]:
-            if anchor is not None:
-                probe.add(anchor)
-        seen: set[str] = set()
-        for token in probe:
-            seen.update(self._index.get(token, ()))
-        for event_id in sorted(seen):
-            if event_id == expectation.opened_by:
+        id_holders = self._id_holders(id_words)
+        seen = set(title_count) | set(opening_count) | phrase_holders | id_holders
+        opener = expectation.opened_by
+        for number in sorted(seen):
+            event_id = self._ids[number]
+            if event_id == opener:
                 continue
-            tokens = self._tokens[event_id]
-            token_set = set(tokens)
-            title_shared = len(title & token_set)
-            opening_shared = len(opening & token_set)
-            link = Link(
-                expectation=expectation.id,
-                event=event_id,
-                title_overlap=(title_shared, len(title_all)) if title_shared else None,
-                opening_overlap=(opening_shared, len(opening_all)) if opening_shared else None,
-                phrase_hit=any(_contains(tokens, p) for p in phrases),
-                names_value=bool(value_tokens) and _contains(tokens, value_tokens),
-                names_id=bool(id_words) and _contains_words(self._texts[event_id], id_words),
-                coverage=(len(token_set & opening_all), len(token_set)) if opening_all else None,
+            tokens = self._tokens[number]
+            title_shared = title_count.get(number, 0)
+            opening_shared = opening_count.get(number, 0)
+            phrase_hit = number in phrase_holders and any(_contains(tokens, p) for p in phrases)
+            names_id = number in id_holders and _contains(words(self._texts[number]), id_words)
+            if not (title_shared or opening_shared or phrase_hit or names_id):
+                continue
+            yield Link(
+                expectation.id,
+                event_id,
+                (title_shared, title_total) if title_shared else None,
+                (opening_shared, opening_total) if opening_shared else None,
+                phrase_hit,
+                number in value_holders and _contains(tokens, value_ids),
+                names_id,
+                (len(opening_ids & self._distinct[number]), len(self._distinct[number]))
+                if opening_all
+                else None,
             )
-            if link.title_overlap or link.opening_overlap or link.phrase_hit or link.names_id:
-                yield link
 
-    def _id_anchor(self, id_words: tuple[str, ...]) -> str | None:
+    def _count(self, tokens: Iterable[str]) -> Counter[int]:
+        """Per event number: how many of ``tokens`` (linking words only) its text holds."""
+        count: Counter[int] = Counter()
+        for token in tokens:
+            ident = self._token_ids.get(token)
+            if ident is not None and ident not in self.common:
+                count.update(self._postings[ident])
+        return count
+
+    def _id_holders(self, id_words: tuple[str, ...]) -> set[int]:
+        """Events that may name the id: those holding its rarest content word.
+
+        An id made of stop words only (no content word to look up) is searched in every text.
+        """
+        if not id_words:
+            return set()
         tokens = [
             self.vocabulary.canonical.get(stem(w), stem(w)) for w in id_words if w not in STOP_WORDS
         ]
-        return self._rarest(tokens)
+        if not tokens:
+            return set(range(len(self._ids)))
+        return self._holders(self._known(tokens))
 
     def _value_tokens(self, expectation: Expectation) -> tuple[str, ...]:
         if expectation.want is None or isinstance(expectation.want.value, bool):
             return ()
         return tuple(self.vocabulary.tokens(str(expectation.want.value)))
-
-
-def _contains_words(text: str, id_words: tuple[str, ...]) -> bool:
-    return _contains(words(text), id_words)

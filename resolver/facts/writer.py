@@ -23,7 +23,7 @@ from resolver import times
 from resolver.facts.actor_patterns import matches_by_pattern
 from resolver.facts.channel_log import DEFAULT_BLOCK_SIZE, ChannelLog
 from resolver.facts.interning import Interner, check_int
-from resolver.facts.linker import TextLinker
+from resolver.facts.linker import Link, TextLinker
 from resolver.facts.policies import Ids, PolicyFacts, measure
 from resolver.language.model import MARKER_KINDS, OUTCOMES, TIERS, Expectation, Project, Value
 
@@ -195,19 +195,7 @@ def build(project: Project, reduce: bool = True, block_size: int | None = None) 
         number = item(expectation.id)
         for link in linker.links(expectation, opening_text):
             linked.add(link.event)
-            ev = event(link.event)
-            if link.title_overlap:
-                links.fact("overlap", number, ev, 1, *link.title_overlap)
-            if link.opening_overlap:
-                links.fact("overlap", number, ev, 2, *link.opening_overlap)
-            if link.phrase_hit:
-                links.fact("phrase_hit", number, ev)
-            if link.names_value:
-                links.fact("names_value", number, ev)
-            if link.names_id:
-                links.fact("names_id", number, ev)
-            if link.coverage:
-                links.fact("covered", number, ev, *link.coverage)
+            _link_facts(links.lines, number, event(link.event), link)
     for event_id in sorted(linked):
         if linker.is_merge(event_id):
             links.fact("merge_kind", event(event_id))
@@ -236,6 +224,28 @@ def build(project: Project, reduce: bool = True, block_size: int | None = None) 
         block_size = DEFAULT_BLOCK_SIZE if reduce else 1
     log = ChannelLog(entries, block_size)
     return FactBase(interner, decl.text(), evs.text(), log, links.text())
+
+
+def _link_facts(lines: list[str], number: int, ev: int, link: Link) -> None:
+    """The facts of one measured link, written directly (one line per fact, the hot path).
+
+    Both ids come checked from the interner; every count is of words in one text, and the
+    linker checks each text's word count (titles, opening texts, event texts) against clingo's
+    integer range.
+    """
+    if link.title_overlap:
+        lines.append(f"overlap({number},{ev},1,{link.title_overlap[0]},{link.title_overlap[1]}).")
+    if link.opening_overlap:
+        shared, total = link.opening_overlap
+        lines.append(f"overlap({number},{ev},2,{shared},{total}).")
+    if link.phrase_hit:
+        lines.append(f"phrase_hit({number},{ev}).")
+    if link.names_value:
+        lines.append(f"names_value({number},{ev}).")
+    if link.names_id:
+        lines.append(f"names_id({number},{ev}).")
+    if link.coverage:
+        lines.append(f"covered({number},{ev},{link.coverage[0]},{link.coverage[1]}).")
 
 
 def _actor_patterns(decl: _Writer, project: Project, interner: Interner, actor) -> None:

@@ -16,18 +16,12 @@ from __future__ import annotations
 
 import re
 
+from resolver.vocabulary import MARKERS
+
 __all__ = ["TRAILER_MARKERS", "closing_references", "trailer_markers"]
 
-#: Trailer key (lower case) -> event marker field.
-TRAILER_MARKERS = {
-    "completes": "completes",
-    "cancels": "cancels",
-    "supersedes": "supersedes",
-    "waives": "waives",
-    "reopens": "reopens",
-    "claims-complete": "claims_complete",
-    "reports-pending": "reports_pending",
-}
+#: Trailer key (lower case) -> event marker field: ``Claims-Complete:`` for ``claims_complete``.
+TRAILER_MARKERS = {marker.replace("_", "-"): marker for marker in MARKERS}
 
 #: An identifier of the language (SPEC §2.1): a letter or ``_``, then letters, digits, ``_.:/-@+``.
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.:/\-@+]*")

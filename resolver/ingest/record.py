@@ -33,21 +33,14 @@ from resolver.errors import InputError, Location
 from resolver.ingest.writer import canonical, dumps
 from resolver.language.eventlog import read_jsonl_text
 from resolver.times import TimeFormatError, format_time, now, parse_time
+from resolver.vocabulary import MARKERS
 
 __all__ = ["LogState", "append_event", "append_lines", "locked_log"]
 
-#: Marker fields: a single name given for one is written as a one-element list.
 _CHUNK = 1 << 20
-_LIST_FIELDS = (
-    "files",
-    "completes",
-    "cancels",
-    "supersedes",
-    "waives",
-    "reopens",
-    "claims_complete",
-    "reports_pending",
-)
+#: List fields (``files`` and the markers): a single name given for one is written as a
+#: one-element list.
+_LIST_FIELDS = ("files", *MARKERS)
 
 
 @dataclass

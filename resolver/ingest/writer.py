@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from resolver.errors import InputError
+from resolver.vocabulary import MARKERS
 
 #: Field order of an event object (the order of the ``event`` block, SPEC §2.1 and §5.1).
 ORDER = (
@@ -32,13 +33,7 @@ ORDER = (
     "text",
     "files",
     "set",
-    "completes",
-    "cancels",
-    "supersedes",
-    "waives",
-    "reopens",
-    "claims_complete",
-    "reports_pending",
+    *MARKERS,
     "outcome",
 )
 _RANK = {name: index for index, name in enumerate(ORDER)}

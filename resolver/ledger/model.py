@@ -7,8 +7,12 @@ standpoint, and which log position it read through. Nothing here decides a statu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+import json
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from resolver.verdicts.resolution import ExpectationVerdict
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,45 @@ class Verdict:
     bound: int | None
     footprint: dict[str, Any]
     open: bool
+
+    @classmethod
+    def of(cls, verdict: ExpectationVerdict, footprint: dict[str, Any], open: bool) -> Verdict:
+        """The ledger's copy of a resolution's verdict: every field the two share, by name."""
+        shared = {f.name: getattr(verdict, f.name) for f in fields(cls) if f.name not in _OWN}
+        return cls(**shared, footprint=footprint, open=open)
+
+    def as_row(self) -> tuple:
+        """The verdict as the values of :data:`VERDICT_COLUMNS` (JSON for lists and objects)."""
+        return tuple(_ENCODE.get(f.name, _same)(getattr(self, f.name)) for f in fields(self))
+
+    @classmethod
+    def from_row(cls, row: tuple) -> Verdict:
+        """The verdict from the values of :data:`VERDICT_COLUMNS`."""
+        pairs = zip(fields(cls), row, strict=True)
+        return cls(*(_DECODE.get(f.name, _same)(value) for f, value in pairs))
+
+
+#: Fields of :class:`Verdict` that are the ledger's own, not copied from the resolution.
+_OWN = ("footprint", "open")
+#: How a :class:`Verdict` field is stored in its ``check_`` column, and read back.
+_ENCODE = {
+    "flags": lambda flags: json.dumps(list(flags)),
+    "footprint": lambda value: json.dumps(value, sort_keys=True, separators=(",", ":")),
+    "open": lambda value: 1 if value else 0,
+}
+_DECODE = {
+    "flags": lambda text: tuple(json.loads(text)),
+    "footprint": json.loads,
+    "open": bool,
+}
+#: The ``check_`` columns holding a verdict, in the order of :class:`Verdict`'s fields.
+VERDICT_COLUMNS = tuple(
+    {"id": "expectation", "open": "is_open"}.get(f.name, f.name) for f in fields(Verdict)
+)
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 @dataclass(frozen=True)

@@ -13,12 +13,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from resolver.ledger import positions
-from resolver.ledger.model import Check, Entry, LedgerState, LogPosition, Refresh, Verdict
-
-_CHECK_COLUMNS = (
-    "c.id, c.refresh_id, c.expectation, c.title, c.task, c.status, c.confidence, c.flags, "
-    "c.closed_by, c.tier, c.closed_at, c.opened_at, c.bound, c.footprint, c.is_open"
+from resolver.ledger.model import (
+    VERDICT_COLUMNS,
+    Check,
+    Entry,
+    LedgerState,
+    LogPosition,
+    Refresh,
+    Verdict,
 )
+
+_CHECK_COLUMNS = ", ".join(f"c.{name}" for name in ("id", "refresh_id", *VERDICT_COLUMNS))
 #: The open list's query; ``tests/ledger`` checks its plan uses the partial index, never a scan.
 OPEN_QUERY = (
     f"SELECT {_CHECK_COLUMNS} FROM entry e INDEXED BY entry_open "
@@ -114,24 +119,7 @@ def _refresh(conn: sqlite3.Connection, refresh_id: int) -> Refresh:
 
 
 def _check(row: tuple, refresh: Refresh) -> Check:
-    (check_id, _, ident, title, task, status, confidence, flags, closed_by, tier) = row[:10]
-    closed_at, opened_at, bound, footprint, is_open = row[10:]
-    verdict = Verdict(
-        ident,
-        title,
-        task,
-        status,
-        confidence,
-        tuple(json.loads(flags)),
-        closed_by,
-        tier,
-        closed_at,
-        opened_at,
-        bound,
-        json.loads(footprint),
-        bool(is_open),
-    )
-    return Check(check_id, refresh, verdict)
+    return Check(row[0], refresh, Verdict.from_row(row[2:]))
 
 
 def _span(seconds: int) -> str:

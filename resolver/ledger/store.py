@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
+from dataclasses import astuple, replace
 
-from resolver.ledger.model import LogPosition, Refresh, RefreshSummary, Verdict
+from resolver.ledger.model import VERDICT_COLUMNS, LogPosition, Refresh, RefreshSummary, Verdict
 
 
 def write(
@@ -42,44 +43,35 @@ def write(
         if kind == "rebuild":
             for table in ("entry", "check_", "source", "refresh"):
                 conn.execute(f"DELETE FROM {table}")  # ids keep counting: AUTOINCREMENT
+        # The id is the database's: 0 until the row is in.
+        refresh = Refresh(
+            0,
+            kind,
+            checked_at,
+            at,
+            known,
+            len(verdicts),
+            open_count,
+            len(changed),
+            tuple(_unique(sources)),
+            tuple(paths),
+        )
         cursor = conn.execute(
             "INSERT INTO refresh (kind, checked_at, at, known, expectations, open, changed, paths) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                kind,
-                checked_at,
-                at,
-                known,
-                len(verdicts),
-                open_count,
-                len(changed),
-                json.dumps(list(paths)),
-            ),
+            (*astuple(refresh)[1:8], json.dumps(list(refresh.paths))),
         )
         refresh_id = int(cursor.lastrowid or 0)
+        refresh = replace(refresh, id=refresh_id)
+        # A position's fields are the source table's columns after refresh_id, in order.
         conn.executemany(
             "INSERT INTO source VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    refresh_id,
-                    p.path,
-                    p.resolved,
-                    p.kind,
-                    p.size,
-                    p.lines,
-                    p.tail_offset,
-                    p.tail_sha256,
-                    p.sha256,
-                    p.mtime_ns,
-                )
-                for p in _unique(sources)
-            ],
+            [(refresh_id, *astuple(position)) for position in refresh.sources],
         )
         conn.executemany(
-            "INSERT INTO check_ (refresh_id, expectation, title, task, status, confidence, flags, "
-            "closed_by, tier, closed_at, opened_at, bound, footprint, is_open) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [_row(refresh_id, v) for v in verdicts],
+            f"INSERT INTO check_ (refresh_id, {', '.join(VERDICT_COLUMNS)}) "
+            f"VALUES (?{', ?' * len(VERDICT_COLUMNS)})",
+            [(refresh_id, *v.as_row()) for v in verdicts],
         )
         conn.execute(
             "INSERT OR REPLACE INTO entry (expectation, check_id, refresh_id, is_open) "
@@ -92,18 +84,6 @@ def write(
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
-    refresh = Refresh(
-        refresh_id,
-        kind,
-        checked_at,
-        at,
-        known,
-        len(verdicts),
-        open_count,
-        len(changed),
-        tuple(_unique(sources)),
-        tuple(paths),
-    )
     return RefreshSummary(refresh, db, tuple(sorted(changed)), removed)
 
 
@@ -115,25 +95,6 @@ def _signature(verdict: Verdict) -> tuple:
         verdict.closed_by,
         verdict.tier,
         json.dumps(list(verdict.flags)),
-    )
-
-
-def _row(refresh_id: int, v: Verdict) -> tuple:
-    return (
-        refresh_id,
-        v.id,
-        v.title,
-        v.task,
-        v.status,
-        v.confidence,
-        json.dumps(list(v.flags)),
-        v.closed_by,
-        v.tier,
-        v.closed_at,
-        v.opened_at,
-        v.bound,
-        json.dumps(v.footprint, sort_keys=True, separators=(",", ":")),
-        1 if v.open else 0,
     )
 
 

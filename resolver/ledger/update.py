@@ -123,18 +123,6 @@ def resolve(prepared: Prepared, point: Standpoint) -> Resolution:
 
 
 def _verdict(verdict: ExpectationVerdict, project: Project) -> Verdict:
-    return Verdict(
-        verdict.id,
-        verdict.title,
-        verdict.task,
-        verdict.status,
-        verdict.confidence,
-        verdict.flags,
-        verdict.closed_by,
-        verdict.tier,
-        verdict.closed_at,
-        verdict.opened_at,
-        verdict.bound,
-        expectation_dict(verdict, project)["footprint"],
-        verdict.opened_at is not None and verdict.closed_by is None,
-    )
+    footprint = expectation_dict(verdict, project)["footprint"]
+    is_open = verdict.opened_at is not None and verdict.closed_by is None
+    return Verdict.of(verdict, footprint, is_open)

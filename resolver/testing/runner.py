@@ -4,7 +4,7 @@ A test block is a list of steps (SPEC §2.1): ``at T [known K|latest]`` moves th
 ``expect ...`` asserts something about the verdicts there. The history is prepared once and every
 standpoint is answered from it (and cached, so blocks sharing a standpoint share the solve). A
 failed assertion carries what was expected, what was found, and the one-line reason the rules
-give for the actual verdict (``explain.key_reason``), so a failure reads as a diagnosis rather
+give for the actual verdict (``explain.key_reason_of``), so a failure reads as a diagnosis rather
 than a bare mismatch. Assertions that name nothing declared fail with a message; they never crash.
 
 Comparing an expected word with the verdict is all this module decides: the verdicts themselves
@@ -21,6 +21,7 @@ from pathlib import Path
 from resolver import api, vocabulary
 from resolver.engine import prepared as engine
 from resolver.engine.prepared import Prepared
+from resolver.faces import explanation_text
 from resolver.faces.safe_text import terminal
 from resolver.language.loader import collect_files
 from resolver.language.model import Assertion, Standpoint, TestBlock
@@ -204,8 +205,8 @@ class TestRunner:
             and verdict.status != "NOT_OPENED"
         ):
             # What keeps it from the expected status says more than why it has its own.
-            missing = explain.why_not_line(
-                self.prepared, self.explained(point), a.target, a.value.lower()
+            missing = explanation_text.why_not_line(
+                explain.explain(self.prepared, self.explained(point), a.target, a.value.lower())
             )
             return AssertionResult(a, point, False, expected, actual, missing or None)
         return self._result(a, point, passed, expected, actual)
@@ -290,7 +291,9 @@ class TestRunner:
     ) -> AssertionResult:
         reason = None
         if not passed:
-            reason = explain.key_reason(self.prepared, self.explained(point), a.target)
+            reason = explanation_text.line(
+                explain.key_reason_of(self.prepared, self.explained(point), a.target)
+            )
         return AssertionResult(a, point, passed, expected, actual, reason)
 
 

@@ -13,12 +13,12 @@ files move and the standpoint advances.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from resolver.engine.prepared import Prepared
 from resolver.errors import Location
 from resolver.times import format_time
-from resolver.verdicts.explanation import key_reason
 from resolver.verdicts.resolution import Resolution
 
 
@@ -40,8 +40,13 @@ def _fingerprint(*parts: str) -> str:
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:32]
 
 
-def collect(prepared: Prepared, resolution: Resolution) -> list[CiItem]:
-    """The items a gate resolution reports, errors first, then by file and line."""
+def collect(
+    prepared: Prepared, resolution: Resolution, key_reason: Callable[[str], str]
+) -> list[CiItem]:
+    """The items a gate resolution reports, errors first, then by file and line.
+
+    ``key_reason`` gives the one-line key reason of an expectation, phrased by a face.
+    """
     atoms = resolution.atoms
     facts = prepared.facts
     project = prepared.project
@@ -60,7 +65,7 @@ def collect(prepared: Prepared, resolution: Resolution) -> list[CiItem]:
             notes.append(f"bound {format_time(verdict.bound)}")
         if verdict.flags:
             notes.append("flags: " + ", ".join(verdict.flags))
-        detail = key_reason(prepared, resolution, ident)
+        detail = key_reason(ident)
         message = f"{headline}{' (' + '; '.join(notes) + ')' if notes else ''}: {detail}"
         items.append(
             CiItem(

@@ -27,17 +27,22 @@ touching event that closed nothing, with the rules' reason; ``candidate`` False 
 that never were candidates: on a mention channel, or before the opening), ``event claims X``
 (a false completion or false pending finding), ``event by actor`` and ``actor principal_of X``;
 ``policy instantiates X`` and ``policy triggered_by event`` for policy instances.
+
+An actor node's ``role`` is the role the rules give it (``acts_as``, rules/prepare/roles.lp): a
+``by`` matched by an actor pattern is an agent or principal like a declared one, and a plain
+declaration wins over a pattern. Results are not phrased here: the sentence of a ``proposal`` or
+``rejected`` edge (its ``detail``) comes from the ``phrase`` a caller passes (the faces'
+``palette.sentences``); without one the edges carry their codes only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import networkx as nx
 
 from resolver.engine.prepared import Prepared
-from resolver.faces.words import describe
-from resolver.language.model import Project
+from resolver.language.model import Expectation, Project
 from resolver.times import format_time
 from resolver.verdicts.resolution import ExpectationVerdict, Reason, Resolution
 
@@ -70,6 +75,8 @@ _CLOSE_EDGE = {
 }
 #: Reason codes that name a candidate which made no transition.
 _REJECTION_CODES = ("candidate_rejected", "below_verify", "unconfirmed_effect")
+#: Phrases one reason of one expectation for people (a face supplies it: results never phrase).
+Phrase = Callable[[Reason, Expectation], str]
 
 
 def node_id(kind: str, ident: str) -> str:
@@ -77,16 +84,20 @@ def node_id(kind: str, ident: str) -> str:
     return f"{kind}:{ident}"
 
 
-def build(prepared: Prepared, resolution: Resolution) -> nx.MultiDiGraph:
-    """The graph of ``resolution`` (resolved from ``prepared``), standpoint in ``graph.graph``."""
-    return _Builder(prepared, resolution).run()
+def build(
+    prepared: Prepared, resolution: Resolution, phrase: Phrase | None = None
+) -> nx.MultiDiGraph:
+    """The graph of ``resolution`` (resolved from ``prepared``), standpoint in ``graph.graph``;
+    ``phrase`` gives ``proposal`` and ``rejected`` edges their sentence (``detail``)."""
+    return _Builder(prepared, resolution, phrase).run()
 
 
 class _Builder:
     """Maps verdicts and atoms to nodes and edges, one concern per method."""
 
-    def __init__(self, prepared: Prepared, resolution: Resolution) -> None:
+    def __init__(self, prepared: Prepared, resolution: Resolution, phrase: Phrase | None) -> None:
         self.prepared = prepared
+        self.phrase = phrase
         self.project: Project = prepared.project
         self.resolution = resolution
         self.facts = prepared.facts
@@ -245,21 +256,17 @@ class _Builder:
                 continue
             expectation = node_id("expectation", ident)
             event = self._event(reason.event)
-            sentence = describe(reason, self.project, self.project.expectation(ident))
             if reason.code == "opened":
                 self._edge(expectation, event, "opened_by")
-            elif reason.code == "proposal":
-                self._edge(event, expectation, "proposal", marker=reason.detail, detail=sentence)
+                continue
+            declared = self.project.expectation(ident)
+            words = {"detail": self.phrase(reason, declared)} if self.phrase and declared else {}
+            if reason.code == "proposal":
+                self._edge(event, expectation, "proposal", marker=reason.detail, **words)
             else:
                 why = reason.detail if reason.code == "candidate_rejected" else reason.code
-                self._edge(
-                    event,
-                    expectation,
-                    "rejected",
-                    reason=why,
-                    detail=sentence,
-                    candidate=(ident, reason.event) in self.candidates,
-                )
+                candidate = (ident, reason.event) in self.candidates
+                self._edge(event, expectation, "rejected", reason=why, **words, candidate=candidate)
 
     def _findings(self) -> None:
         for finding in self.resolution.findings:
@@ -274,7 +281,13 @@ class _Builder:
                 )
 
     def _actors(self) -> None:
-        roles = {a.name: a.role for a in self.project.actors}
+        """``event by actor`` and ``actor principal_of X``; each actor's role as the rules give
+        it (``acts_as``), so pattern-matched bots are agents too."""
+        roles = {
+            name: str(role)
+            for a, role in self.prepared.core.get("acts_as")
+            if (name := self.facts.actor(a)) is not None
+        }
         for node, attrs in list(self.graph.nodes(data=True)):
             if attrs["kind"] == "event" and attrs.get("by"):
                 self._edge(node, self._actor(attrs["by"], roles), "by")

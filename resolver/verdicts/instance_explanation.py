@@ -3,14 +3,16 @@
 ``explain`` of an instance (SPEC 5.1) says where it came from: the policy, the event that
 triggered it, and each ``when`` condition with whether that event met it, read from the rules'
 ``instance`` (at the standpoint) and ``cond_met`` (prepared) atoms; the conditions themselves
-are written back in the language's words.
+are written back in the language's own syntax (:func:`condition_text`, which the JSON data
+holds too); the sentences are phrased in ``resolver/faces/explanation_text.py``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from resolver.language.model import Condition, Policy
+from resolver.language.model import Condition
+from resolver.verdicts.explanation_view import Node
 from resolver.verdicts.resolution import ExpectationVerdict, TaskVerdict
 
 __all__ = ["condition_text", "instance_nodes"]
@@ -27,10 +29,8 @@ def condition_text(c: Condition) -> str:
     return "when " + ("not " if c.negated else "") + text
 
 
-def instance_nodes(view: Any, verdict: ExpectationVerdict | TaskVerdict) -> list[Any]:
+def instance_nodes(view: Any, verdict: ExpectationVerdict | TaskVerdict) -> list[Node]:
     """The ``instance`` node of an explanation (nothing for a declared item)."""
-    from resolver.verdicts.explanation import Node  # the tree's node type
-
     if verdict.policy is None or verdict.trigger is None:
         return []
     policy = next((p for p in view.project.policies if p.id == verdict.policy), None)
@@ -52,24 +52,18 @@ def instance_nodes(view: Any, verdict: ExpectationVerdict | TaskVerdict) -> list
         children.append(
             Node(
                 "condition",
-                f"{condition_text(condition)}: {'met' if ok else 'not met'} by {verdict.trigger}",
                 code="met" if ok else "not_met",
                 event=verdict.trigger,
                 data={"condition": condition_text(condition), "met": ok},
             )
         )
-    text = f"instance of policy {policy.id} ({_where(policy)}), triggered by {verdict.trigger}"
     return [
         Node(
             "instance",
-            text,
             code="instance",
             event=verdict.trigger,
             data={"policy": policy.id, "trigger": verdict.trigger, "task": source},
             children=tuple(children),
+            say={"where": str(policy.location)},
         )
     ]
-
-
-def _where(policy: Policy) -> str:
-    return str(policy.location)

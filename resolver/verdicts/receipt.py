@@ -7,6 +7,11 @@ Nothing here decides anything: statuses, tiers, flags, findings and the authorit
 marker are atoms of ``rules/*.lp``; the project only lends titles, actors and texts to describe
 them.
 
+A receipt stays readable on a real history (SPEC §4): each obligation prints at most
+:data:`NOTES_SHOWN` notes and, while it is still owed, the :data:`NEAREST_SHOWN` rejected
+candidates that came nearest (the rules' ``nearest``/``nearer``, rules/query/explain.lp: ask for
+them with :func:`explain_query`), and counts the rest; ``full=True`` keeps every one.
+
 >>> from resolver import api
 >>> from resolver.verdicts import receipt                          # doctest: +SKIP
 >>> history = api.prepare(["fixtures/support-mission/base"])              # doctest: +SKIP
@@ -18,15 +23,21 @@ them.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from resolver.engine.prepared import Prepared
+from resolver.engine.query import Query
 from resolver.errors import InputError
 from resolver.language.model import Project
+from resolver.verdicts.caps import NEAREST_SHOWN, nearest_events
 from resolver.verdicts.resolution import ExpectationVerdict, Finding, Reason, Resolution
 
 #: Reason codes worth a line on a receipt: evidence that fell short, or changed the outcome.
 NOTE_CODES = ("below_verify", "unconfirmed_effect", "reopened")
+#: Reason codes of a candidate that took no effect (what a rejected candidate's line says).
+REJECTION_CODES = ("candidate_rejected", "below_verify", "unconfirmed_effect")
+#: At most this many notes are printed per obligation (``full`` prints every one).
+NOTES_SHOWN = 3
 
 
 @dataclass(frozen=True)
@@ -73,6 +84,13 @@ class ObligationLine:
     blocked_by: tuple[Precondition, ...]
     notes: tuple[Note, ...]
     awaiting_until: int | None
+    #: While it is owed: the rejected candidates that came nearest, nearest first (each with
+    #: the reasons the rules gave it); every rejected candidate when the receipt is ``full``.
+    nearest: tuple[Note, ...] = ()
+    #: Notes (of :data:`NOTE_CODES`) left out of ``notes``.
+    notes_omitted: int = 0
+    #: Rejected candidates (events) left out of ``nearest``; counted only while it is owed.
+    rejected_omitted: int = 0
 
 
 @dataclass(frozen=True)
@@ -114,8 +132,26 @@ class Receipt:
         return next((o for o in self.obligations if o.id == ident), None)
 
 
-def build(prepared: Prepared, resolution: Resolution, task_id: str) -> Receipt:
-    """The receipt of ``task_id`` from a resolution of ``prepared``; InputError if no such task."""
+def explain_query(prepared: Prepared, resolution: Resolution, task_id: str) -> Query:
+    """The query that asks the rules which rejected candidates came nearest to closing each
+    obligation still outstanding (``outstanding``, rules/standpoint/tasks.lp); solve the
+    standpoint with it and build the receipt from that resolution. InputError if no such task.
+
+    Without it, a receipt names one nearest candidate per owed obligation (its key reason).
+    """
+    verdict = resolution.task(task_id)
+    if verdict is None:
+        raise InputError(_unknown_task(prepared.project, task_id))
+    numbers = (prepared.facts.interner.get(("item", x)) for x in verdict.outstanding)
+    return Query(explain=tuple(n for n in numbers if n is not None))
+
+
+def build(prepared: Prepared, resolution: Resolution, task_id: str, full: bool = False) -> Receipt:
+    """The receipt of ``task_id`` from a resolution of ``prepared``; InputError if no such task.
+
+    ``full`` keeps every note and every rejected candidate of an owed obligation; by default
+    each obligation keeps :data:`NOTES_SHOWN` notes and :data:`NEAREST_SHOWN` candidates.
+    """
     project = prepared.project
     verdict = resolution.task(task_id)
     if verdict is None:
@@ -143,9 +179,22 @@ def build(prepared: Prepared, resolution: Resolution, task_id: str) -> Receipt:
         if name is not None
     )
 
-    lines = tuple(
-        _line(project, v, statuses, requires.get(v.id, []), blocked.get(v.id, [])) for v in members
-    )
+    owed = set(verdict.outstanding)
+    candidates = {
+        (facts.item_id(x), facts.event_id(e))
+        for x, e, _ in prepared.reason_inputs.get("cand_channel")
+    }
+    lines = []
+    for v in members:
+        line = _line(project, v, statuses, requires.get(v.id, []), blocked.get(v.id, []))
+        chain: list[str] = []
+        if v.id in owed:
+            most = len(v.reasons) if full else NEAREST_SHOWN  # a chain is never longer
+            chain = nearest_events(prepared, resolution, v.id, most)
+            if not chain:  # not explained: the nearest is the key rejection (key_reasons.lp)
+                chain = [r.event for r in v.key_reasons if r.code in REJECTION_CODES and r.event]
+            line = _nearest(project, line, v, chain, candidates, full)
+        lines.append(_capped_notes(line, v, chain, full))
     endings = tuple(
         sorted(_endings(prepared, resolution, ids), key=lambda e: (e.at, e.event, e.obligation))
     )
@@ -156,12 +205,62 @@ def build(prepared: Prepared, resolution: Resolution, task_id: str) -> Receipt:
         at=resolution.standpoint.at,
         known=resolution.standpoint.known,
         principals=tuple(principals),
-        obligations=lines,
+        obligations=tuple(lines),
         endings=endings,
         findings=verdict.findings,
         remaining=verdict.outstanding,
         project=project,
     )
+
+
+def _capped_notes(
+    line: ObligationLine, v: ExpectationVerdict, chain: list[str], full: bool
+) -> ObligationLine:
+    """At most :data:`NOTES_SHOWN` notes, in the verdict's order: those of the nearest
+    candidates first (nearest first), then the key ones (``reason_is_key``); the rest counted."""
+    if full or len(line.notes) <= NOTES_SHOWN:
+        return line
+    key = set(v.key_reasons)
+    near = {event: rank for rank, event in enumerate(chain)}
+
+    def rank(i: int) -> tuple[int, bool, int]:
+        note = line.notes[i]
+        return (near.get(note.event or "", len(near)), note.reason not in key, i)
+
+    ranked = sorted(range(len(line.notes)), key=rank)
+    keep = sorted(ranked[:NOTES_SHOWN])
+    notes = tuple(line.notes[i] for i in keep)
+    return replace(line, notes=notes, notes_omitted=len(line.notes) - len(notes))
+
+
+def _nearest(
+    project: Project,
+    line: ObligationLine,
+    v: ExpectationVerdict,
+    chain: list[str],
+    candidates: set[tuple[str, str]],
+    full: bool,
+) -> ObligationLine:
+    """An owed obligation's rejected candidates: the rules' nearest chain (``nearest`` then
+    ``nearer``, or the key rejection reason when it was not explained). With ``full``, every
+    rejected candidate, the chain first and then the others, latest first."""
+    rejected: dict[str, list[Reason]] = {}
+    for reason in v.reasons:
+        if reason.code in REJECTION_CODES and reason.event is not None:
+            rejected.setdefault(reason.event, []).append(reason)
+    order = [e for e in dict.fromkeys(chain) if e in rejected]
+    if full:
+
+        def when(event: str) -> tuple[int, str]:
+            found = project.event(event)
+            return (found.at if found else 0, event)
+
+        order += sorted(set(rejected) - set(order), key=when, reverse=True)
+    else:
+        order = order[:NEAREST_SHOWN]
+    shown = tuple(Note(r.code, e, r) for e in order for r in rejected[e])
+    counted = {e for e in rejected if (v.id, e) in candidates}
+    return replace(line, nearest=shown, rejected_omitted=len(counted - set(order)))
 
 
 def _declaration_order(project: Project, task_id: str):

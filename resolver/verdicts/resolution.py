@@ -6,6 +6,7 @@ mapped back from integers to ids, channel names and times.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -38,8 +39,17 @@ class ChannelFootprint:
     searched: bool
     through: int | None
     candidates: int
+    #: Every gap of the channel, in seq order: one tuple per channel, shared by every
+    #: expectation that searches it (never copied per expectation).
     gaps: tuple[tuple[int, int], ...]
+    #: The relevant gaps listed for this expectation (``listed_gap``, rules/standpoint/
+    #: absence.lp): of the first relevant gap and the 7 after it in seq order, the relevant ones.
     relevant_gaps: tuple[tuple[int, int], ...]
+    #: Some gap of the channel is relevant (``has_relevant_gap``).
+    has_relevant_gap: bool = False
+    #: How many of the channel's gaps come after the last of ``relevant_gaps`` in seq order
+    #: (counted in the channel's list; the top-level list of a face names them).
+    gaps_after: int = 0
 
 
 @dataclass(frozen=True)
@@ -120,6 +130,17 @@ class Resolution:
         return self._by_id[1].get(ident)
 
     @cached_property
+    def channel_gaps(self) -> dict[str, tuple[tuple[int, int], ...]]:
+        """Every search channel's gaps, once per channel, by channel name (faces print the
+        whole list here, and per expectation only a bounded part of it)."""
+        found: dict[str, tuple[tuple[int, int], ...]] = {}
+        for x in self.expectations:
+            for name, fp in x.channels.items():
+                if fp.gaps:
+                    found.setdefault(name, fp.gaps)
+        return dict(sorted(found.items()))
+
+    @cached_property
     def _by_id(self) -> tuple[dict[str, ExpectationVerdict], dict[str, TaskVerdict]]:
         """Ids to verdicts, built on first use: a face looks one up per item, never scans."""
         expectations: dict[str, ExpectationVerdict] = {}
@@ -163,12 +184,11 @@ def read(
     searched = {args[0] for args in atoms.get("searched")}
     through = {c: m for c, m in atoms.get("through")}
     candidates = {(x, c): n for x, c, n in atoms.get("candidates")}
-    gaps: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for c, lo, hi in atoms.get("gap"):
-        gaps[c].append((lo, hi))
+    gaps = _channel_gaps(atoms)
     relevant: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
-    for x, c, lo, hi in atoms.get("relevant_gap"):
+    for x, c, lo, hi in atoms.get("listed_gap"):
         relevant[(x, c)].append((lo, hi))
+    has_relevant = set(atoms.get("has_relevant_gap"))
     # Without reasons the rejected candidates were left out, so reasons would be partial.
     reasons = per_item("reason") if with_reasons else {}
     examined = per_item("visible_touch") if with_reasons else {}
@@ -180,12 +200,16 @@ def read(
         number = facts.interner.get(("item", x.id))
         channels = {}
         for (c,) in search.get(number, []):
+            listed = tuple(sorted(relevant.get((number, c), [])))
+            every = gaps.get(c, ())
             channels[facts.channel(c)] = ChannelFootprint(
                 searched=c in searched,
                 through=_decode(through[c]) if c in through else None,
                 candidates=candidates.get((number, c), 0),
-                gaps=tuple(sorted(gaps.get(c, []))),
-                relevant_gaps=tuple(sorted(relevant.get((number, c), []))),
+                gaps=every,
+                relevant_gaps=listed,
+                has_relevant_gap=(number, c) in has_relevant,
+                gaps_after=len(every) - bisect_right(every, listed[-1]) if listed else 0,
             )
         closing = closed.get(number)
         verdicts.append(
@@ -253,6 +277,14 @@ def read(
             )
         )
     return Resolution(standpoint, tuple(verdicts), tuple(tasks), tuple(findings), atoms)
+
+
+def _channel_gaps(atoms: Atoms) -> dict[int, tuple[tuple[int, int], ...]]:
+    """Each channel's gaps (``gap/3``, shown once per channel), in seq order."""
+    found: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for c, lo, hi in atoms.get("gap"):
+        found[c].append((lo, hi))
+    return {c: tuple(sorted(spans)) for c, spans in found.items()}
 
 
 def _listing(facts, project, atoms: Atoms) -> tuple[list, list, dict[str, tuple[str, str]]]:

@@ -1,4 +1,5 @@
-"""Helpers for the agent and CI tests: run the real command, read recorded payloads."""
+"""Helpers for the agent and CI tests: a small release history, the real command, recorded
+payloads."""
 
 from __future__ import annotations
 
@@ -8,6 +9,52 @@ import sys
 from pathlib import Path
 
 PAYLOADS = Path(__file__).parent / "payloads"
+
+#: A task whose deploy went out without confirmation (outcome unknown) and whose notes are done.
+HISTORY = """
+channel deploys work
+channel docs work
+channel agent mention       # the agents' claims: can open nothing here, and never close
+actor alice principal
+
+task release-7 {
+  title "Ship release 7"
+  opened 2024-01-01
+  principal alice
+  obligation release-7/deploy {
+    title "Deploy release 7 to production"
+    want deploy.prod = "7"
+    verify state
+    search deploys
+  }
+  obligation release-7/notes {
+    title "Publish the release notes"
+    want notes.published = "7"
+    verify state
+    search docs
+    deadline 2024-02-01
+  }
+}
+"""
+
+EVENTS = [
+    {
+        "id": "notes-1",
+        "channel": "docs",
+        "seq": 1,
+        "at": "2024-01-02T10:00:00Z",
+        "set": {"notes.published": "7"},
+    },
+    {
+        "id": "deploy-1",
+        "channel": "deploys",
+        "seq": 1,
+        "at": "2024-01-03T10:00:00Z",
+        "set": {"deploy.prod": "7"},
+        "outcome": "unknown",
+        "text": "deploy request timed out after dispatch",
+    },
+]
 
 
 def openloop(

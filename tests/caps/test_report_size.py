@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 
 from resolver import api
-from resolver.faces import report
+from resolver.cli.report import page as report_page
 from tests.caps.histories import AT, busy, openloop, write
 from tests.helpers import prepare_text
 
 
 def _page(text: str, **options) -> str:
     prepared = prepare_text(text, preamble=False)
-    return report.render(prepared, api.standpoint("2024-02-01"), use_graphviz=False, **options)
+    return report_page(prepared, api.standpoint("2024-02-01"), use_graphviz=False, **options)
 
 
 @pytest.fixture(scope="module")

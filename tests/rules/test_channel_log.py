@@ -93,3 +93,55 @@ def test_a_gap_at_the_end_of_a_partial_block_reaches_the_next_block() -> None:
         "sblock(1,2,5,5,140,140,140,140,140). sblock_next(1,1,2)."
     )
     assert standpoint(facts, now=150, known=150).shows("gap(1,3,4)")
+
+
+def _chain(*nodes: tuple[int, int]) -> str:
+    """Whole one-seq blocks ``(seq, at)`` in seq order, chained by ``sblock_next``."""
+    facts = ""
+    for number, (seq, at) in enumerate(nodes, start=1):
+        facts += f"sblock(1,{number},{seq},{seq},{at},{at},{at},{at},{at}). "
+        if number > 1:
+            facts += f"sblock_next(1,{number - 1},{number}). "
+    return facts
+
+
+#: seqs 1 3 4 5 7 9: gaps 2 (ends at 200), 6 (ends at 150: at runs against seq) and 8 (300).
+CHAIN = _chain((1, 100), (3, 200), (4, 210), (5, 220), (7, 150), (9, 300))
+
+
+def test_the_gaps_of_a_channel_are_chained_once_in_seq_order() -> None:
+    a = standpoint(CHAIN, now=400)
+    assert a.named("gap") == {"gap(1,2,2)", "gap(1,6,6)", "gap(1,8,8)"}
+    assert a.has("gap_first(1,2)") and a.has("gap_last_end(1,300)")
+    # 2 -> 6 across the gap-free links 3-4-5 (gap_via), 6 -> 8 directly.
+    assert a.named("gap_step") == {"gap_step(1,2,6,150)", "gap_step(1,6,8,300)"}
+    assert a.has("gap_via(1,4,6)") and a.has("gap_via(1,3,6)")
+    # The latest end so far, in seq order: it rises at 2 and 8, holds at 6.
+    assert a.named("gap_upto") == {"gap_upto(1,2,200)", "gap_upto(1,6,200)", "gap_upto(1,8,300)"}
+
+
+def test_gap_summaries_grow_with_the_gaps_alone() -> None:
+    """One atom per gap for each summary, whatever the number of expectations."""
+    nodes = [(1 + 2 * i, 100 + i) for i in range(30)]
+    facts = _chain(*nodes) + "".join(
+        f"expectation({10 + i}). opening({10 + i},100,100). search({10 + i},1). work(1). "
+        for i in range(20)
+    )
+    a = standpoint(facts, now=400)
+    for name in ("gap", "gap_end", "gap_upto"):
+        assert len(a.named(name)) == 29, name
+    assert len(a.named("gap_step")) == 28
+    assert len(a.named("has_relevant_gap")) == 20
+    assert len(a.named("first_relevant_gap")) == 20
+
+
+def test_the_gap_chain_crosses_blocks_that_overlap_on_a_repeated_seq() -> None:
+    """seq 21 twice (in blocks 20..21 and 21..22): no gap there, the chain goes on to 30."""
+    facts = (
+        "sblock(1,1,17,17,100,100,100,100,100). sblock(1,2,20,21,110,110,120,110,120). "
+        "sblock(1,3,21,22,130,130,140,130,140). sblock(1,4,30,30,150,150,150,150,150). "
+        "sblock_next(1,1,2). sblock_next(1,2,3). sblock_next(1,3,4)."
+    )
+    a = standpoint(facts, now=400)
+    assert a.named("gap") == {"gap(1,18,19)", "gap(1,23,29)"}
+    assert a.named("gap_step") == {"gap_step(1,18,23,150)"}

@@ -32,3 +32,15 @@ def test_an_obligation_without_its_own_opening_opens_with_its_task() -> None:
         "event(5,1,8,8,0)."
     )
     assert by.named("opening") == {"opening(10,8,8)"}
+
+
+def test_never_opens_when_neither_it_nor_its_task_names_an_opening() -> None:
+    bare = prepare("expectation(10).")
+    assert bare.shows("never_opens(10)")
+    task = prepare("expectation(10). task(20). part_of(10,20).")
+    assert task.shows("never_opens(10)")
+    for named in ("opened_time(20,40).", "opened_by(20,5)."):  # a dangling opened_by names one
+        inherited = prepare("expectation(10). task(20). part_of(10,20). " + named)
+        assert not inherited.has("never_opens(10)"), named
+    for named in ("opened_time(10,40).", "opened_by(10,5)."):
+        assert not prepare("expectation(10). " + named).has("never_opens(10)"), named

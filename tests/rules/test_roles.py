@@ -43,6 +43,7 @@ def test_actor_patterns_give_roles_unless_declared_plainly() -> None:
     facts = "actor(1). actor(2). pattern_role(50,agent). pattern_match(50,1). pattern_match(50,2). "
     a = prepare(facts + "actor_role(2,principal).")
     assert a.has("agent(1)") and not a.has("agent(2)") and a.has("declared_principal(2)")
+    assert a.shows("pattern_applies(50,1)") and not a.has("pattern_applies(50,2)")
     b = prepare("actor(1). pattern_role(51,principal). pattern_match(51,1).")
     assert b.has("declared_principal(1)")
 
@@ -52,3 +53,21 @@ def test_markers_naming_a_task_spread_except_completes() -> None:
     a = prepare(facts + "marker(5,waives,20). marker(6,completes,20). marker(7,cancels,10).")
     assert a.has("names(5,waives,10)") and not a.has("names(6,completes,10)")
     assert a.has("names(7,cancels,10)")
+
+
+def test_each_actor_acts_in_one_role_agent_winning_and_plain_declarations_first() -> None:
+    facts = (
+        "actor(1). actor(2). actor(3). actor(4). "
+        "pattern_role(50,agent). pattern_role(51,principal). "
+        "pattern_match(50,1). pattern_match(50,2). pattern_match(51,3). pattern_match(51,1). "
+        "actor_role(2,principal). actor_role(4,agent). "
+    )
+    a = prepare(facts)
+    assert a.named("acts_as") == {
+        "acts_as(1,agent)",  # two patterns disagree: agent wins
+        "acts_as(2,principal)",  # declared plainly: the pattern does not apply
+        "acts_as(3,principal)",
+        "acts_as(4,agent)",
+    }
+    assert a.shows("acts_as(1,agent)") and a.shows("acts_as(3,principal)")
+    assert not a.has("declared_principal(1)") and a.has("declared_principal(3)")
