@@ -11,7 +11,7 @@ from lark import Lark
 
 from resolver.errors import InputError, Location
 from resolver.language import parser as language
-from resolver.language.model import Assertion, Assignment, Marker, Standpoint
+from resolver.language.model import Assertion, Assignment, Marker, StandpointClause
 from resolver.language.parser import ParsedFile, parse_file, parse_text
 from resolver.resources import grammar_text
 from resolver.times import parse_time
@@ -173,10 +173,10 @@ def test_test_block_steps_in_order(example: ParsedFile) -> None:
     assert block.name == "backups still owed at the cut"
     assert block.location == at(48, 1)
     steps = block.steps
-    assert steps[0] == Standpoint(parse_time("2024-08-23"), None, False, at(49, 3))
+    assert steps[0] == StandpointClause(parse_time("2024-08-23"), None, False, at(49, 3))
     assert steps[1] == Assertion("status", "intent-401", "OPEN", at(50, 3))
     assert steps[2] == Assertion("confidence", "intent-401", "CORROBORATED_OPEN", at(51, 3))
-    assert steps[3] == Standpoint(parse_time("2024-08-28"), None, True, at(52, 3))
+    assert steps[3] == StandpointClause(parse_time("2024-08-28"), None, True, at(52, 3))
     assert steps[4] == Assertion(
         "status", "intent-401", "SATISFIED", at(53, 3), by="commit-118", tier="state"
     )
@@ -471,7 +471,9 @@ def test_all_markers_and_sets() -> None:
 
 def test_standpoint_with_known_time() -> None:
     (step,) = parse('test "t" { at 2024-01-02 known 2024-01-01 }').tests[0].steps
-    assert step == Standpoint(parse_time("2024-01-02"), parse_time("2024-01-01"), False, at(1, 12))
+    assert step == StandpointClause(
+        parse_time("2024-01-02"), parse_time("2024-01-01"), False, at(1, 12)
+    )
 
 
 @pytest.mark.parametrize(

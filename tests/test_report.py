@@ -193,3 +193,24 @@ def test_report_carries_snapshot_reasons(tmp_path):
     assert "possibly completed silently" in target.read_text(encoding="utf-8")
     assert main(args) == 0
     assert "possibly completed silently" not in target.read_text(encoding="utf-8")
+
+
+def test_graph_edges_carry_the_reason_sentences(release):
+    """The report's graph says why a candidate was rejected in words, as ``openloop graph`` does."""
+    import html
+
+    from resolver.faces import palette
+    from resolver.verdicts import graph as graphs
+
+    point = api.standpoint("2024-08-28")
+    drawn = html.unescape(report_page(release, point, rejected="candidates", use_graphviz=False))
+    resolution = api.status(release, at="2024-08-28")
+    graph = graphs.build(release, resolution, palette.sentences(release.project))
+    graph = graphs.drawable(graph, "candidates")
+    sentences = {
+        data["detail"]
+        for _, _, data in graph.edges(data=True)
+        if data.get("kind") == "rejected" and data.get("detail")
+    }
+    assert len(sentences) > 3, "the fixture has rejected candidates"
+    assert [s for s in sorted(sentences) if s not in drawn] == []

@@ -22,7 +22,7 @@ from resolver.cli.common import (
 from resolver.cli.graph import count_argument
 from resolver.engine.prepared import Prepared, Standpoint
 from resolver.engine.query import Query
-from resolver.faces import report
+from resolver.faces import palette, report
 from resolver.verdicts import caps, graph_caps
 from resolver.verdicts import graph as graphs
 from resolver.verdicts.explanation import explain, query_facts
@@ -101,7 +101,8 @@ def page(
     the concise one (:func:`resolver.verdicts.caps.concise`), collapsed until opened.
     """
     resolution = resolve(prepared, point, query_facts(prepared, everything=True) + snapshot_facts)
-    drawn = graphs.drawable(graphs.build(prepared, resolution), rejected)
+    phrase = palette.sentences(prepared.project)
+    drawn = graphs.drawable(graphs.build(prepared, resolution, phrase), rejected)
     picture, omission = graph_caps.cap(drawn, max_nodes)
     trees = {
         v.id: caps.concise(prepared, resolution, explain(prepared, resolution, v.id))

@@ -11,22 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from resolver import times
-from resolver.language.model import Event, Expectation, Project, Value
+from resolver.faces.words import show_value
+from resolver.language.model import Event, Expectation, Project
 from resolver.verdicts.resolution import ExpectationVerdict, Standpoint
 
 
 def show_time(unix: int | None) -> str | None:
     """``YYYY-MM-DDTHH:MM:SSZ``, or None."""
     return None if unix is None else times.format_time(unix)
-
-
-def value_text(value: Value) -> str:
-    """A value as it is written in the language."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def standpoint_text(point: Standpoint) -> str:
@@ -82,13 +74,13 @@ def opening_text(
 def sets_text(event: Event, x: Expectation) -> str | None:
     """What the event sets that matters to ``x`` (the wanted or the superseding key)."""
     keys = {a.key for a in (x.want, x.superseded_when) if a is not None}
-    shown = [f"{a.key} = {value_text(a.value)}" for a in event.sets if a.key in keys]
+    shown = [f"{a.key} = {show_value(a.value, literal=True)}" for a in event.sets if a.key in keys]
     if shown:
         return "sets " + ", ".join(shown)
     if event.sets:
         return (
             "sets "
-            + ", ".join(f"{a.key} = {value_text(a.value)}" for a in event.sets)
+            + ", ".join(f"{a.key} = {show_value(a.value, literal=True)}" for a in event.sets)
             + " (not a key it watches)"
         )
     return "sets nothing"
@@ -214,7 +206,7 @@ def _missing_transition(
     if status == "satisfied":
         verify = verdict.verify
         if x.want is not None:
-            state = f"sets {x.want.key} = {value_text(x.want.value)}"
+            state = f"sets {x.want.key} = {show_value(x.want.value, literal=True)}"
             if verify == "state":
                 return f"no visible confirmed work event{after} {state} (verify state)"
             return (
@@ -226,7 +218,6 @@ def _missing_transition(
     who = ", ".join(principals) or "someone with authority"
     text = f"no effective `{marker}` by {who} on a work channel{after}"
     if status == "superseded" and x.superseded_when is not None:
-        text += (
-            f", and no event sets {x.superseded_when.key} = {value_text(x.superseded_when.value)}"
-        )
+        watched = x.superseded_when
+        text += f", and no event sets {watched.key} = {show_value(watched.value, literal=True)}"
     return text

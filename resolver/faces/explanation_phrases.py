@@ -21,10 +21,9 @@ from resolver.faces.explain_words import (
     sets_text,
     show_time,
     standpoint_text,
-    value_text,
     why_not_text,
 )
-from resolver.faces.words import describe
+from resolver.faces.words import describe, show_value
 from resolver.language.model import Expectation, Project
 from resolver.verdicts.explanation_view import Node
 from resolver.verdicts.resolution import Reason
@@ -82,7 +81,7 @@ def _want(node: Node, project: Project) -> str:
     x, verify = node.say["x"], node.say["verdict"].verify or ""
     parts = []
     if x.want is not None:
-        parts.append(f"wants {x.want.key} = {value_text(x.want.value)}")
+        parts.append(f"wants {x.want.key} = {show_value(x.want.value, literal=True)}")
     elif x.want_touches is not None:
         parts.append(f'wants a work event whose files match "{x.want_touches}"')
     else:
@@ -93,7 +92,8 @@ def _want(node: Node, project: Project) -> str:
     )
     if x.superseded_when is not None:
         parts.append(
-            f"superseded when {x.superseded_when.key} = {value_text(x.superseded_when.value)}"
+            f"superseded when {x.superseded_when.key} = "
+            + show_value(x.superseded_when.value, literal=True)
         )
     return "; ".join(parts)
 
@@ -328,7 +328,7 @@ def _nearest(node: Node, project: Project) -> str:
     if event is not None and x.want is not None:
         watched = [a for a in event.sets if a.key == x.want.key]
         text += (
-            f" (sets {x.want.key} = {value_text(watched[0].value)})"
+            f" (sets {x.want.key} = {show_value(watched[0].value, literal=True)})"
             if watched
             else " (sets nothing)"
             if not event.sets

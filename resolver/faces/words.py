@@ -12,12 +12,19 @@ from resolver.times import format_time
 from resolver.verdicts.resolution import Reason
 
 
-def show_value(value: Value) -> str:
-    """A value as the user wrote it."""
+def show_value(value: Value, literal: bool = False) -> str:
+    """A value as the user wrote it: bare in a sentence, or as a literal of the language.
+
+    ``literal`` quotes a string as it is written in an ``.ol`` file (``"on"``), for the
+    explanation, which quotes the declarations; without it the string is shown bare, control
+    characters made visible, for tables and reasons.
+    """
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
+    if literal:
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     return visible(value)
 
 

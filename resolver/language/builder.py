@@ -39,7 +39,7 @@ from resolver.language.model import (
     Expectation,
     Marker,
     Policy,
-    Standpoint,
+    StandpointClause,
     Task,
     Template,
     TestBlock,
@@ -215,7 +215,7 @@ class Builder(Transformer):
 
     # ---- test steps ----------------------------------------------------------------------------
 
-    def standpoint(self, c: list[Token]) -> Standpoint:
+    def standpoint(self, c: list[Token]) -> StandpointClause:
         known: int | None = None
         latest = False
         if len(c) > 2:
@@ -223,7 +223,9 @@ class Builder(Transformer):
                 latest = True
             else:
                 known = v.time(c[3])
-        return Standpoint(at=v.time(c[1]), known=known, known_latest=latest, location=v.loc(c[0]))
+        return StandpointClause(
+            at=v.time(c[1]), known=known, known_latest=latest, location=v.loc(c[0])
+        )
 
     def expect_status(self, c: list[Token]) -> Assertion:
         status = v.choice(c[2], STATUSES, "status").upper()
@@ -362,7 +364,7 @@ class Builder(Transformer):
     def test_decl(self, c: list[Any]) -> TestBlock:
         steps = c[2:]
         for step in steps:
-            if isinstance(step, Standpoint):
+            if isinstance(step, StandpointClause):
                 break
             raise InputError("expected `at TIME` before the first expect", step.location)
         return TestBlock(name=v.string(c[1]), steps=tuple(steps), location=v.loc(c[0]))

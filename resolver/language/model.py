@@ -239,8 +239,12 @@ class Template:
 
 
 @dataclass(frozen=True)
-class Standpoint:
-    """``at T [known K|latest]`` inside a test block; ``known`` None means "same as at"."""
+class StandpointClause:
+    """``at T [known K|latest]`` as written in a test block.
+
+    Here ``known`` None means "same as at" and ``known_latest`` marks ``known latest``; the test
+    runner turns a clause into the engine's ``Standpoint`` (where ``known`` None means latest).
+    """
 
     at: int
     known: int | None
@@ -272,7 +276,7 @@ class TestBlock:
     """``test "name" { ... }``: standpoints and assertions in source order."""
 
     name: str
-    steps: tuple[Standpoint | Assertion, ...]
+    steps: tuple[StandpointClause | Assertion, ...]
     location: Location
 
     __test__ = False  # not a pytest class

@@ -24,7 +24,7 @@ from resolver.engine.prepared import Prepared
 from resolver.faces import explanation_text
 from resolver.faces.safe_text import terminal
 from resolver.language.loader import collect_files
-from resolver.language.model import Assertion, Standpoint, TestBlock
+from resolver.language.model import Assertion, StandpointClause, TestBlock
 from resolver.times import format_time
 from resolver.verdicts import explanation as explain
 from resolver.verdicts.resolution import Resolution, resolve
@@ -92,7 +92,7 @@ class TestReport:
         return f"{self.passed} passed, {self.failed} failed ({blocks})"
 
 
-def engine_standpoint(step: Standpoint) -> engine.Standpoint:
+def engine_standpoint(step: StandpointClause) -> engine.Standpoint:
     """A test block's ``at T [known K|latest]`` as the engine's standpoint."""
     if step.known_latest:
         return engine.Standpoint(step.at, None)
@@ -132,7 +132,7 @@ class TestRunner:
         results = []
         point: engine.Standpoint | None = None
         for step in block.steps:
-            if isinstance(step, Standpoint):
+            if isinstance(step, StandpointClause):
                 point = engine_standpoint(step)
                 continue
             if point is None:  # the parser refuses this; kept for hand-built blocks

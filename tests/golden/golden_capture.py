@@ -15,7 +15,7 @@ from pathlib import Path
 
 from resolver.cli.main import main
 from resolver.language.loader import load
-from resolver.language.model import Standpoint
+from resolver.language.model import StandpointClause
 from resolver.times import format_time
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,7 +48,7 @@ def _standpoints(history: Path) -> list[list[str]]:
     seen: list[list[str]] = []
     for block in project.tests:
         for step in block.steps:
-            if not isinstance(step, Standpoint):
+            if not isinstance(step, StandpointClause):
                 continue
             args = ["--at", format_time(step.at)]
             if step.known_latest:
