@@ -11,8 +11,8 @@ from lark import Lark
 
 from resolver.errors import InputError, Location
 from resolver.language import parser as language
-from resolver.language.model import Assertion, Assignment, Marker, StandpointClause
-from resolver.language.parser import ParsedFile, parse_file, parse_text
+from resolver.language.model import Assertion, Assignment, Marker, Project, StandpointClause
+from resolver.language.parser import parse_file, parse_text
 from resolver.resources import grammar_text
 from resolver.times import parse_time
 
@@ -77,7 +77,7 @@ test "backups still owed at the cut" {
 """
 
 
-def parse(text: str) -> ParsedFile:
+def parse(text: str) -> Project:
     return parse_text(text, "x.ol")
 
 
@@ -97,11 +97,11 @@ def at(line: int, column: int) -> Location:
 
 
 @pytest.fixture(scope="module")
-def example() -> ParsedFile:
+def example() -> Project:
     return parse(SPEC_EXAMPLE)
 
 
-def test_channels(example: ParsedFile) -> None:
+def test_channels(example: Project) -> None:
     sessions, commits, issues = example.channels
     assert (sessions.name, sessions.role, sessions.authoritative) == ("sessions", "mention", False)
     assert (commits.name, commits.role, commits.authoritative) == ("commits", "work", False)
@@ -109,7 +109,7 @@ def test_channels(example: ParsedFile) -> None:
     assert sessions.location == at(3, 1)
 
 
-def test_actors_and_aliases(example: ParsedFile) -> None:
+def test_actors_and_aliases(example: Project) -> None:
     assert [(a.name, a.role) for a in example.actors] == [
         ("alice", "principal"),
         ("bot-7", "agent"),
@@ -119,7 +119,7 @@ def test_actors_and_aliases(example: ParsedFile) -> None:
     assert alias.location == at(10, 1)
 
 
-def test_task(example: ParsedFile) -> None:
+def test_task(example: Project) -> None:
     (task,) = example.tasks
     assert task.id == "release-prep"
     assert task.title == "Prepare release 024"
@@ -130,7 +130,7 @@ def test_task(example: ParsedFile) -> None:
     assert task.location == at(12, 1)
 
 
-def test_expectation_every_clause(example: ParsedFile) -> None:
+def test_expectation_every_clause(example: Project) -> None:
     (x,) = example.expectations
     assert x.id == "intent-401"
     assert x.location == at(18, 1)
@@ -152,7 +152,7 @@ def test_expectation_every_clause(example: ParsedFile) -> None:
     assert x.is_obligation is False
 
 
-def test_event_every_clause(example: ParsedFile) -> None:
+def test_event_every_clause(example: Project) -> None:
     (e,) = example.events
     assert e.id == "commit-118"
     assert e.location == at(35, 1)
@@ -168,7 +168,7 @@ def test_event_every_clause(example: ParsedFile) -> None:
     assert e.outcome == "confirmed"
 
 
-def test_test_block_steps_in_order(example: ParsedFile) -> None:
+def test_test_block_steps_in_order(example: Project) -> None:
     (block,) = example.tests
     assert block.name == "backups still owed at the cut"
     assert block.location == at(48, 1)
@@ -191,14 +191,14 @@ def test_lark_contextual_lexer_agrees_with_ours() -> None:
         grammar_text(),
         parser="lalr",
         lexer="contextual",
-        transformer=language._Builder(),
+        transformer=language.Builder(),
         maybe_placeholders=False,
     )
-    token = language._FILE.set("x.ol")
+    token = language.values.FILE.set("x.ol")
     try:
         items = standard.parse(SPEC_EXAMPLE)
     finally:
-        language._FILE.reset(token)
+        language.values.FILE.reset(token)
     ours = parse(SPEC_EXAMPLE)
     assert items[0:3] == list(ours.channels)
     assert items[-2] == ours.events[0]
@@ -234,8 +234,8 @@ def test_hash_inside_string_is_text() -> None:
 
 
 def test_empty_and_comment_only_files() -> None:
-    assert parse("") == ParsedFile(file="x.ol")
-    assert parse("# nothing\n\n   # at all") == ParsedFile(file="x.ol")
+    assert parse("") == Project(sources=("x.ol",))
+    assert parse("# nothing\n\n   # at all") == Project(sources=("x.ol",))
 
 
 def test_keywords_are_case_insensitive() -> None:
@@ -504,7 +504,7 @@ def test_parse_file_names_the_path(tmp_path) -> None:
     path = tmp_path / "a.ol"
     path.write_text("\ufeffchannel c work\n", encoding="utf-8")
     parsed = parse_file(path)
-    assert parsed.file == str(path)
+    assert parsed.sources == (str(path),)
     assert parsed.channels[0].location == Location(str(path), 1, 1)
 
 

@@ -109,7 +109,7 @@ def generate(
         raise ValueError("a synthetic history needs at least one expectation")
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    builder = _Builder(events, count, seed)
+    builder = _HistoryWriter(events, count, seed)
     builder.plan()
     ol, jsonl = folder / "project.ol", folder / "events.jsonl"
     _atomic_write(ol, builder.declarations())
@@ -143,7 +143,7 @@ def _atomic_write(path: Path, text: str) -> None:
     os.replace(temporary, path)
 
 
-class _Builder(Planner):
+class _HistoryWriter(Planner):
     """The plan, written out: the declarations and the event log as text."""
 
     # -- writing ------------------------------------------------------------------------------

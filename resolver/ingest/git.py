@@ -171,7 +171,7 @@ def commit_events(repo: Repository, options: GitOptions) -> Iterator[dict[str, A
         "--diff-merges=off", "--root", "--no-ext-diff", "--no-textconv", "--src-prefix=a/",
         "--dst-prefix=b/", "--end-of-options", head,
     )  # fmt: skip
-    builder = _Builder(repo, options, learned)
+    builder = _EventWriter(repo, options, learned)
     progress = _Progress(total, options.progress and sys.stderr.isatty())
     with contextlib.ExitStack() as stack:
         commits = _commits(stack.enter_context(repo.stream(*log)))
@@ -187,7 +187,7 @@ def commit_events(repo: Repository, options: GitOptions) -> Iterator[dict[str, A
     progress.done()
 
 
-class _Builder:
+class _EventWriter:
     """Turns parsed commits into events; holds the TODO tracker and the merge dates."""
 
     def __init__(self, repo: Repository, options: GitOptions, learned: dict[str, int]) -> None:

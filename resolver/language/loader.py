@@ -54,7 +54,7 @@ from resolver.language.model import (
     Template,
     TestBlock,
 )
-from resolver.language.parser import ParsedFile, parse_file
+from resolver.language.parser import parse_file
 from resolver.language.substitution import expand_template
 
 __all__ = ["SUFFIXES", "Diagnostic", "collect_files", "load", "load_with_warnings"]
@@ -222,7 +222,7 @@ class _Merger:
         self.policies: dict[str, Policy] = {}
         self.diagnostics: list[Diagnostic] = []
 
-    def add_file(self, parsed: ParsedFile) -> None:
+    def add_file(self, parsed: Project) -> None:
         for channel in parsed.channels:
             self._declare(self.channels, channel.name, channel, "channel")
         for actor in parsed.actors:

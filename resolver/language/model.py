@@ -284,7 +284,12 @@ class TestBlock:
 
 @dataclass(frozen=True)
 class Project:
-    """Everything read from the given paths, merged and validated."""
+    """Declarations and events: of one ``.ol`` file, or of every path a command names.
+
+    The parser returns one file's in source order (``sources`` holds its name; obligations sit
+    in ``expectations`` beside standalone expectations; tasks ``from`` a template are not
+    expanded yet); the loader merges every file's and the JSON-lines logs' into one, validated.
+    """
 
     channels: tuple[Channel, ...] = ()
     actors: tuple[Actor, ...] = ()

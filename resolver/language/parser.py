@@ -16,7 +16,6 @@ simpler choice is kept: Lark's own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -40,6 +39,7 @@ from resolver.language.model import (
     Event,
     Expectation,
     Policy,
+    Project,
     Task,
     Template,
     TestBlock,
@@ -52,35 +52,9 @@ __all__ = [
     "FINDING_KINDS",
     "STATUSES",
     "TASK_STATUSES",
-    "ParsedFile",
     "parse_file",
     "parse_text",
 ]
-
-# The transformer and the file-name variable, under the names tests and tools have used.
-_Builder = Builder
-_FILE = values.FILE
-
-
-@dataclass(frozen=True)
-class ParsedFile:
-    """Everything declared in one ``.ol`` file, in source order.
-
-    ``expectations`` holds standalone expectations and the obligations of tasks (with
-    ``is_obligation=True`` and ``part_of`` set to the task), each where it appears in the file.
-    Tasks declared ``from`` a template are expanded by the loader, which sees every file.
-    """
-
-    file: str
-    channels: tuple[Channel, ...] = ()
-    actors: tuple[Actor, ...] = ()
-    aliases: tuple[Alias, ...] = ()
-    tasks: tuple[Task, ...] = ()
-    expectations: tuple[Expectation, ...] = ()
-    events: tuple[Event, ...] = ()
-    tests: tuple[TestBlock, ...] = ()
-    templates: tuple[Template, ...] = ()
-    policies: tuple[Policy, ...] = ()
 
 
 @cache
@@ -95,7 +69,7 @@ def _parser() -> Lark:
     )
 
 
-def parse_text(text: str, filename: str) -> ParsedFile:
+def parse_text(text: str, filename: str) -> Project:
     """Parse the text of one ``.ol`` file; ``filename`` is used in locations and messages.
 
     Raises :class:`InputError` (``FILE:LINE:COL: error: ...``) on the first problem.
@@ -120,8 +94,8 @@ def parse_text(text: str, filename: str) -> ParsedFile:
             buckets[Expectation].extend(obligations)
         else:
             buckets[type(item)].append(item)
-    return ParsedFile(
-        file=filename,
+    return Project(
+        sources=(filename,),
         channels=tuple(buckets[Channel]),
         actors=tuple(buckets[Actor]),
         aliases=tuple(buckets[Alias]),
@@ -134,7 +108,7 @@ def parse_text(text: str, filename: str) -> ParsedFile:
     )
 
 
-def parse_file(path: str | Path) -> ParsedFile:
+def parse_file(path: str | Path) -> Project:
     """Read (UTF-8) and parse one ``.ol`` file; locations name it as ``str(path)``."""
     name = str(path)
     data = Path(path).read_bytes()

@@ -5,7 +5,7 @@ did it (actors). Every node and edge here is copied from the verdicts and atoms 
 ``rules/*.lp`` at one standpoint; nothing here decides a status or a tier, and the
 transitions that took effect are the rules' ``transition_taken`` and ``reopen_taken`` atoms.
 Only events the standpoint can see appear, because they come from the standpoint's atoms
-(``visible_touch``, ``reason``, ``transition_taken``, ``finding``).
+(``examined``, ``reason``, ``transition_taken``, ``finding``).
 
 Node ids are ``KIND:ID`` (``expectation:intent-401``, ``event:commit-118``, ``actor:alice``,
 ``task:release-prep``); edges are keyed by their kind, so users can ask networkx directly:
@@ -89,10 +89,10 @@ def build(
 ) -> nx.MultiDiGraph:
     """The graph of ``resolution`` (resolved from ``prepared``), standpoint in ``graph.graph``;
     ``phrase`` gives ``proposal`` and ``rejected`` edges their sentence (``detail``)."""
-    return _Builder(prepared, resolution, phrase).run()
+    return _GraphBuilder(prepared, resolution, phrase).run()
 
 
-class _Builder:
+class _GraphBuilder:
     """Maps verdicts and atoms to nodes and edges, one concern per method."""
 
     def __init__(self, prepared: Prepared, resolution: Resolution, phrase: Phrase | None) -> None:

@@ -191,7 +191,7 @@ def read(
     has_relevant = set(atoms.get("has_relevant_gap"))
     # Without reasons the rejected candidates were left out, so reasons would be partial.
     reasons = per_item("reason") if with_reasons else {}
-    examined = per_item("visible_touch") if with_reasons else {}
+    examined = per_item("examined") if with_reasons else {}
     keys = per_item("reason_is_key") if with_reasons else {}
 
     listed, task_list, made_by = _listing(facts, project, atoms)

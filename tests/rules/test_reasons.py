@@ -27,7 +27,7 @@ def test_rejections_proposals_and_doubts_of_seen_candidates() -> None:
     assert a.shows("reason(10,candidate_rejected,6,no_link)")
     assert a.shows("reason(10,proposal,7,cancels)") and a.shows("reason(10,below_verify,8,textual)")
     assert a.shows("reason(10,unconfirmed_effect,9,state)")
-    assert a.shows("flag(10,claimed_unverified)") and a.shows("visible_touch(10,6)")
+    assert a.shows("flag(10,claimed_unverified)") and a.shows("examined(10,6)")
     assert not a.shows("reason(10,candidate_rejected,7,proposal)")
     assert not a.shows("reason(10,candidate_rejected,8,below_verify)")
     assert not a.shows("reason(10,candidate_rejected,9,unconfirmed_effect)")
@@ -47,7 +47,7 @@ def test_transitions_that_took_no_effect_and_reopenings() -> None:
     assert a.shows("reason(10,candidate_rejected,7,already_closed)")
     assert a.shows("reason(10,reopened,8,marker)")
     assert a.shows("reason(10,candidate_rejected,9,while_open)")
-    assert a.shows("visible_touch(10,7)") and a.shows("visible_touch(10,8)")
+    assert a.shows("examined(10,7)") and a.shows("examined(10,8)")
 
 
 def test_gaps_and_unsearched_channels() -> None:
