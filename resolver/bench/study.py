@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from resolver import api, times
-from resolver.bench.study_truth import GitTruth, IssueReference, Standpoint, TodoAddition
+from resolver.bench.study_truth import GitTruth, IssueReference, StudyPoint, TodoAddition
 from resolver.verdicts.resolution import ExpectationVerdict
 
 __all__ = ["POLICY", "Pair", "StudyResult", "run_study"]
@@ -66,7 +66,7 @@ class StudyResult:
     """Everything the study measured."""
 
     commits: int
-    standpoints: list[Standpoint]
+    standpoints: list[StudyPoint]
     pairs: list[Pair]
     todo_additions: int
     issues: int
@@ -232,7 +232,7 @@ def _judge(
 def _pair(
     family: str,
     ident: str,
-    point: Standpoint,
+    point: StudyPoint,
     expected: str,
     word: str,
     verdict: ExpectationVerdict | None,

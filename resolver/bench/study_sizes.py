@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from resolver import times
-from resolver.bench.study_truth import Standpoint
+from resolver.bench.study_truth import StudyPoint
 
 __all__ = ["measure"]
 
@@ -32,7 +32,7 @@ def _run(arguments: Sequence[str]) -> tuple[str, float]:
     return done.stdout, elapsed
 
 
-def measure(history: Path, point: Standpoint, pairs: Sequence[object] = ()) -> dict[str, int]:
+def measure(history: Path, point: StudyPoint, pairs: Sequence[object] = ()) -> dict[str, int]:
     """Bytes, lines, counts and milliseconds of each output at ``point``."""
     at = times.format_time(point.time)
     where = [str(history), "--at", at]

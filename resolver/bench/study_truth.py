@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-__all__ = ["GitTruth", "IssueReference", "Standpoint", "TodoAddition", "comment_digest"]
+__all__ = ["GitTruth", "IssueReference", "StudyPoint", "TodoAddition", "comment_digest"]
 
 _MARKER = re.compile(r"\b(?:TODO|FIXME|XXX|HACK)\b")
 _LEADERS = ("#", "//", "/*", "<!--", "--", ";", "%")
@@ -68,7 +68,7 @@ def _digests(content: bytes) -> Counter[str]:
 
 
 @dataclass(frozen=True)
-class Standpoint:
+class StudyPoint:
     """A commit on HEAD's first-parent line and the time openloop is asked at (its commit time)."""
 
     name: str
@@ -130,7 +130,7 @@ class GitTruth:
         pairs = (record.strip("\n").split("\x00", 1) for record in out.split("\x1e"))
         return {p[0]: p[1] for p in pairs if len(p) == 2}
 
-    def standpoints(self) -> list[Standpoint]:
+    def standpoints(self) -> list[StudyPoint]:
         """A third of the way along HEAD's first-parent line, two thirds, and HEAD."""
         line = self.git("rev-list", "--first-parent", "--reverse", "HEAD").decode().split()
         picks = [("a third", line[len(line) // 3]), ("two thirds", line[2 * len(line) // 3])]
@@ -138,7 +138,7 @@ class GitTruth:
         out = []
         for name, commit in picks:
             time = int(self.git("show", "-s", "--format=%ct", commit).decode().strip())
-            out.append(Standpoint(name, commit, time))
+            out.append(StudyPoint(name, commit, time))
         return out
 
     def reachable(self, commit: str) -> frozenset[str]:

@@ -39,7 +39,7 @@ def _gaps(verdict: ExpectationVerdict, channel: str) -> str:
 
 def footprints(resolution: Resolution) -> list[str]:
     """The footprint table of every open or unknown verdict (empty when there is none)."""
-    shown = [v for v in resolution.expectations if v.status in ("OPEN", "UNKNOWN") and v.channels]
+    shown = [v for v in resolution.expectations if v.open_like and v.channels]
     if not shown:
         return []
     out = [

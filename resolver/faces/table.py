@@ -119,7 +119,7 @@ def snapshot_notes(verdict: ExpectationVerdict) -> list[str]:
 
 def _footprint_block(verdict: ExpectationVerdict) -> list[str]:
     """One aligned line per search channel, shown under open and unknown verdicts only."""
-    if verdict.status not in ("OPEN", "UNKNOWN"):
+    if not verdict.open_like:
         return []
     entries = footprint_lines(verdict)
     pad = min(max((len(name) for name, _ in entries), default=0), 16)

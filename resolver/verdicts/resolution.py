@@ -78,6 +78,8 @@ class ExpectationVerdict:
     #: For a policy instance: the policy and the trigger event (SPEC 5.2), else None.
     policy: str | None = None
     trigger: str | None = None
+    #: Still owed as far as the log shows: OPEN or UNKNOWN (``open_like``, snapshot.lp).
+    open_like: bool = False
 
     @property
     def searched_count(self) -> tuple[int, int]:
@@ -189,6 +191,7 @@ def read(
     for x, c, lo, hi in atoms.get("listed_gap"):
         relevant[(x, c)].append((lo, hi))
     has_relevant = set(atoms.get("has_relevant_gap"))
+    open_like = {x for (x,) in atoms.get("open_like")}
     # Without reasons the rejected candidates were left out, so reasons would be partial.
     reasons = per_item("reason") if with_reasons else {}
     examined = per_item("examined") if with_reasons else {}
@@ -226,6 +229,7 @@ def read(
                 opened_at=_decode(opened_at[number]) if number in opened_at else None,
                 bound=_decode(bound[number]) if number in bound else None,
                 footprint_complete=number in complete,
+                open_like=number in open_like,
                 channels=dict(sorted(channels.items())),
                 reasons=_reasons(facts, reasons.get(number, []), verify_tier.get(number)),
                 key_reasons=_reasons(facts, keys.get(number, []), verify_tier.get(number)),
