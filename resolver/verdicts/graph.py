@@ -170,6 +170,7 @@ class _GraphBuilder:
             opened_at=_time(verdict.opened_at),
             bound=_time(verdict.bound),
             footprint_complete=verdict.footprint_complete,
+            open_like=verdict.open_like,
             obligation=bool(declared and declared.is_obligation),
             verify=verdict.verify,
             scope=declared.scope if declared else None,
@@ -395,7 +396,7 @@ def drawable(graph: nx.MultiDiGraph, rejected: str = "open") -> nx.MultiDiGraph:
             return True
         if rejected == "none" or not attrs.get("candidate"):
             return False
-        return rejected == "candidates" or graph.nodes[v].get("status") in ("OPEN", "UNKNOWN")
+        return rejected == "candidates" or bool(graph.nodes[v].get("open_like"))
 
     view = nx.subgraph_view(graph, filter_edge=keep)
     items = {n for n, kind in graph.nodes(data="kind") if kind in ("expectation", "task", "policy")}

@@ -106,3 +106,12 @@ def test_an_idle_step_keeps_it_open_for_a_later_close() -> None:
         BASE + "evt(7,300,300,0). reopen(10,7,marker). " + _close(8, 400) + "inext(10,300,400)."
     )
     assert a.named("status") == {"status(10,satisfied)"}
+
+
+def test_open_like_is_open_or_unknown_and_shown() -> None:
+    """``open_like(X)``: the verdicts still owed as far as the log shows, for the faces."""
+    assert standpoint(BASE + _close(6, 500), now=400).shows("open_like(10)")
+    unknown = standpoint(BASE + "unknown_because(10,gap).", now=400)
+    assert unknown.shows("status(10,unknown)") and unknown.shows("open_like(10)")
+    assert not standpoint(BASE + _close(6, 200)).named("open_like")
+    assert not standpoint("expectation(10).").named("open_like")
