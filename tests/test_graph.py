@@ -21,6 +21,7 @@ from resolver.cli import graph as graph_command
 from resolver.cli.main import main
 from resolver.faces import dot, lifelines, mermaid, palette
 from resolver.verdicts import graph as graphs
+from resolver.verdicts import graph_views
 from tests.helpers import prepare_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,8 +128,8 @@ def test_a_close_that_came_too_late_is_rejected_not_closing(g):
 def test_structure_and_what_an_obligation_blocks(g):
     edge(g, X + "intent-401", X + "event-store-migration", "requires")
     edge(g, X + "intent-401", T + "release-prep", "part_of")
-    assert graphs.blocked_by(g, "event-store-migration") == ["intent-401"]
-    assert graphs.blocked_by(g, "intent-401") == []
+    assert graph_views.blocked_by(g, "event-store-migration") == ["intent-401"]
+    assert graph_views.blocked_by(g, "intent-401") == []
 
 
 def test_false_completion_claim(g):
@@ -174,7 +175,7 @@ event p1 { channel commits at 2024-08-03 by bot cancels x }
 
 
 def test_focus_keeps_one_expectations_neighbourhood(g):
-    near = graphs.focus(g, "intent-401")
+    near = graph_views.focus(g, "intent-401")
     assert {
         X + "intent-401",
         T + "release-prep",
@@ -185,10 +186,10 @@ def test_focus_keeps_one_expectations_neighbourhood(g):
         A + "bob",
     } <= set(near)
     assert X + "tune-041" not in near and E + "adr-008" in near  # adr-008 touched it
-    required = graphs.focus(g, "event-store-migration")
+    required = graph_views.focus(g, "event-store-migration")
     assert X + "intent-401" in required  # requires, both ways
     with pytest.raises(KeyError):
-        graphs.focus(g, "no-such-thing")
+        graph_views.focus(g, "no-such-thing")
 
 
 def test_focus_on_an_unknown_id_is_exit_2(tmp_path, capsys):
@@ -200,12 +201,14 @@ def test_focus_on_an_unknown_id_is_exit_2(tmp_path, capsys):
 
 def test_drawable_keeps_rejections_of_open_expectations_only(release):
     g = graphs.build(release, api.status(release, at="2024-08-23"))
-    drawn = graphs.drawable(g)
+    drawn = graph_views.drawable(g)
     rejected = {(u, v) for u, v, k in drawn.edges(data="kind") if k == "rejected"}
     assert (E + "commit-115", X + "intent-401") in rejected
     assert all(v == X + "intent-401" for _, v in rejected)
-    assert not [1 for _, _, k in graphs.drawable(g, "none").edges(data="kind") if k == "rejected"]
-    assert graphs.drawable(g, "all").number_of_edges() == g.number_of_edges()
+    assert not [
+        1 for _, _, k in graph_views.drawable(g, "none").edges(data="kind") if k == "rejected"
+    ]
+    assert graph_views.drawable(g, "all").number_of_edges() == g.number_of_edges()
 
 
 # --- exports ----------------------------------------------------------------------------------

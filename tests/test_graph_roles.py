@@ -16,6 +16,7 @@ from resolver import api
 from resolver.cli.main import main
 from resolver.faces import dot, mermaid
 from resolver.verdicts import graph as graphs
+from resolver.verdicts import graph_views
 
 AT = "2024-09-01"
 HISTORY = """
@@ -56,7 +57,7 @@ def test_a_pattern_makes_an_agent_and_a_plain_declaration_wins(graph):
 
 
 def test_the_pictures_draw_the_bot_as_an_agent(graph):
-    drawn = graphs.drawable(graph, "all")  # the bot's claim is a rejected candidate
+    drawn = graph_views.drawable(graph, "all")  # the bot's claim is a rejected candidate
     text = dot.render(drawn)
     assert '"actor:ci-bot@example.com" [label="ci-bot@example.com\\nagent"' in text
     assert '"actor:release-bot@example.com" [label="release-bot@example.com\\nprincipal"' in text

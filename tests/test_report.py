@@ -201,12 +201,13 @@ def test_graph_edges_carry_the_reason_sentences(release):
 
     from resolver.faces import palette
     from resolver.verdicts import graph as graphs
+    from resolver.verdicts import graph_views
 
     point = api.standpoint("2024-08-28")
     drawn = html.unescape(report_page(release, point, rejected="candidates", use_graphviz=False))
     resolution = api.status(release, at="2024-08-28")
     graph = graphs.build(release, resolution, palette.sentences(release.project))
-    graph = graphs.drawable(graph, "candidates")
+    graph = graph_views.drawable(graph, "candidates")
     sentences = {
         data["detail"]
         for _, _, data in graph.edges(data=True)

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from resolver.cli.main import main
-from resolver.testing.runner import TestRunner, discover, format_block, run_paths
+from resolver.testing.discovery import discover, run_paths
+from resolver.testing.runner import TestRunner, format_block
 from tests.helpers import PREAMBLE, prepare_text
 
 HISTORY = """

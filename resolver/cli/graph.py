@@ -14,7 +14,7 @@ from resolver.errors import InputError
 from resolver.faces import dot, lifelines, mermaid, palette
 from resolver.faces.safe_text import terminal, xml_document
 from resolver.verdicts import graph as graphs
-from resolver.verdicts import graph_caps
+from resolver.verdicts import graph_caps, graph_views
 
 FORMATS = ("dot", "mermaid", "graphml", "json", "svg", "lifelines")
 
@@ -50,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--rejected",
-        choices=graphs.REJECTED_CHOICES,
+        choices=graph_views.REJECTED_CHOICES,
         default=None,
         help="which rejected candidates to draw, finer than --candidates: those of open "
         "expectations, all candidates, every touching event, or none (the default without "
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     graph = graphs.build(prepared, resolution, palette.sentences(prepared.project))
     if args.focus is not None:
         try:
-            graph = graphs.focus(graph, args.focus)
+            graph = graph_views.focus(graph, args.focus)
         except KeyError:
             raise InputError(f"--focus: no expectation or task named {args.focus!r}") from None
     rejected = args.rejected or ("candidates" if args.candidates else "none")
@@ -87,10 +87,10 @@ def run(args: argparse.Namespace) -> int:
         rows, note = lifelines.rows_shown(graph, args.max_nodes)  # --focus: its neighbourhood's
         if note is not None:
             print(f"openloop graph: {note}", file=sys.stderr)
-        drawn = graphs.drawable(graph, rejected)
+        drawn = graph_views.drawable(graph, rejected)
         emit(lifelines.render(prepared.project, resolution, drawn, rows, note), args.output)
         return 0
-    drawn, omission = graph_caps.cap(graphs.drawable(graph, rejected), args.max_nodes)
+    drawn, omission = graph_caps.cap(graph_views.drawable(graph, rejected), args.max_nodes)
     if omission is not None and args.format in ("dot", "mermaid", "svg"):
         print(f"openloop graph: {omission.text()}", file=sys.stderr)
     else:
@@ -123,12 +123,12 @@ def render(
     """The graph as text in one of :data:`FORMATS` (except ``lifelines``); ``drawn``, when
     given, is the picture to draw instead of ``drawable(graph, rejected)``."""
     if form == "graphml":
-        return xml_document("\n".join(nx.generate_graphml(graphs.scalar_copy(graph))) + "\n")
+        return xml_document("\n".join(nx.generate_graphml(graph_views.scalar_copy(graph))) + "\n")
     if form == "json":
         data = {"schema_version": 1, "kind": "graph", **node_link(graph)}
         return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     if drawn is None:
-        drawn = graphs.drawable(graph, rejected)
+        drawn = graph_views.drawable(graph, rejected)
     if form == "mermaid":
         return terminal(mermaid.render(drawn, legend=legend))
     text = terminal(dot.render(drawn, legend=legend))

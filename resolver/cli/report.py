@@ -23,7 +23,7 @@ from resolver.cli.graph import count_argument
 from resolver.engine.prepared import Prepared, Standpoint
 from resolver.engine.query import Query
 from resolver.faces import palette, report
-from resolver.verdicts import caps, graph_caps
+from resolver.verdicts import caps, graph_caps, graph_views
 from resolver.verdicts import graph as graphs
 from resolver.verdicts.explanation import explain, query_facts
 from resolver.verdicts.resolution import resolve
@@ -50,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--rejected",
-        choices=graphs.REJECTED_CHOICES,
+        choices=graph_views.REJECTED_CHOICES,
         default=None,
         help="which rejected candidates to draw in the graph, finer than --candidates",
     )
@@ -102,7 +102,7 @@ def page(
     """
     resolution = resolve(prepared, point, query_facts(prepared, everything=True) + snapshot_facts)
     phrase = palette.sentences(prepared.project)
-    drawn = graphs.drawable(graphs.build(prepared, resolution, phrase), rejected)
+    drawn = graph_views.drawable(graphs.build(prepared, resolution, phrase), rejected)
     picture, omission = graph_caps.cap(drawn, max_nodes)
     trees = {
         v.id: caps.concise(prepared, resolution, explain(prepared, resolution, v.id))

@@ -6,8 +6,9 @@ import argparse
 import sys
 
 from resolver.cli.common import add_paths, write_bytes
+from resolver.testing.discovery import run_paths
 from resolver.testing.junit import to_xml
-from resolver.testing.runner import format_block, run_paths
+from resolver.testing.runner import format_block
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

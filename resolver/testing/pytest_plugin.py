@@ -29,7 +29,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     """Collect ``.ol`` files that hold test blocks."""
     if file_path.suffix != ".ol":
         return None
-    from resolver.testing.runner import may_hold_tests
+    from resolver.testing.discovery import may_hold_tests
 
     if not may_hold_tests(file_path):
         return None
@@ -53,7 +53,7 @@ class OlFile(pytest.File):
 
     def collect(self) -> Iterator[OlItem]:
         from resolver.errors import InputError
-        from resolver.testing.runner import Suite
+        from resolver.testing.discovery import Suite
 
         try:
             runner = _runner(self.config, self.path.parent)
