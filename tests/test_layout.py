@@ -2,7 +2,7 @@
 
 Results never import phrasing (``resolver/verdicts`` never imports ``resolver/faces``), and faces
 never import the engine (``resolver/faces`` never imports ``resolver/engine``, so a face cannot
-solve). Modules of the engine, verdicts, faces and testing stay small. The few modules that do
+solve). Every module of every subpackage stays within 400 lines. The few modules that do
 not hold yet are listed by name below: a new breach fails, and so does a listed one that has
 been mended (take it off the list).
 """
@@ -21,7 +21,7 @@ RULES = (("verdicts", "faces"), ("faces", "engine"))
 #: Breaches not mended yet: module → the forbidden modules it imports.
 NOT_YET: dict[str, set[str]] = {}
 #: Lines a module of these packages may have.
-LIMIT = 450
+LIMIT = 400
 LONG_NOT_YET: set[str] = set()
 
 
@@ -54,7 +54,7 @@ def test_import_rules(package: str, forbidden: str) -> None:
 
 
 def test_modules_stay_small() -> None:
-    for package in ("engine", "verdicts", "faces", "testing"):
+    for package in sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()):
         for name, path in _modules(package):
             lines = path.read_text(encoding="utf-8").count("\n")
             if name in LONG_NOT_YET:
