@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+from collections.abc import Callable
 
 from resolver import api
 from resolver.cli.output import write_bytes, write_stdout
@@ -19,6 +20,7 @@ __all__ = [
     "keep_loaded",
     "prepare",
     "standpoint",
+    "whole_number",
     "write_bytes",
 ]
 
@@ -67,7 +69,7 @@ def add_jobs(parser: argparse.ArgumentParser) -> None:
     """``--jobs N`` and ``--cluster ADDRESS``: solve independent groups of expectations apart."""
     parser.add_argument(
         "--jobs",
-        type=_jobs,
+        type=whole_number(1),
         metavar="N",
         help="solve independent groups of expectations in N processes (default: the core "
         "count, for histories of 5,000 events or more; 1: one solve); verdicts are identical",
@@ -80,14 +82,20 @@ def add_jobs(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
+def whole_number(minimum: int) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number of at least ``minimum`` (0 or 1), said plainly."""
+    what = "a positive integer" if minimum >= 1 else "a whole number"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        return value
+
+    return parse
 
 
 def prepare(args: argparse.Namespace) -> Prepared:

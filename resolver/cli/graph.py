@@ -9,7 +9,14 @@ import sys
 import networkx as nx
 
 from resolver import api
-from resolver.cli.common import add_output, add_paths, add_standpoint, emit, prepare
+from resolver.cli.common import (
+    add_output,
+    add_paths,
+    add_standpoint,
+    emit,
+    prepare,
+    whole_number,
+)
 from resolver.errors import InputError
 from resolver.faces import dot, lifelines, mermaid, palette
 from resolver.faces.safe_text import terminal, xml_document
@@ -102,15 +109,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def count_argument(text: str) -> int:
-    """``--max-nodes``: a whole number (0 or more)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
-    return value
+#: ``--max-nodes``: a whole number (0 or more).
+count_argument = whole_number(0)
 
 
 def render(

@@ -92,7 +92,7 @@ def _notes(verdict: ExpectationVerdict) -> list[str]:
     parts = []
     if verdict.confidence:
         parts.append(verdict.confidence.lower())
-    if verdict.status == "UNKNOWN":
+    if "unconfirmed_effect" in verdict.doubts:
         parts.extend(_why_unknown(verdict))
     parts.append(search_note(verdict))
     if verdict.flags:

@@ -237,11 +237,6 @@ def candidates_node(view: View, x: Expectation, number: int, verdict: Expectatio
 
 def verdict_node(x: Expectation, verdict: ExpectationVerdict) -> Node:
     """The verdict, with the doubts behind an UNKNOWN or an INCOMPLETE_SEARCH."""
-    doubts: tuple[str, ...] = ()
-    if not verdict.closed_by and verdict.status == "UNKNOWN":
-        doubts = ("gap", "unconfirmed_effect")
-    elif not verdict.closed_by and verdict.confidence == "INCOMPLETE_SEARCH":
-        doubts = ("unsearched",)
     children = tuple(
         Node(
             "doubt",
@@ -250,10 +245,8 @@ def verdict_node(x: Expectation, verdict: ExpectationVerdict) -> Node:
             say={"reason": reason, "x": x},
         )
         for reason in verdict.reasons
-        if reason.code in doubts
+        if reason.code in verdict.doubts
     )
-    if verdict.status == "NOT_OPENED":
-        children = ()
     return Node(
         "verdict",
         code=verdict.status.lower(),

@@ -80,6 +80,9 @@ class ExpectationVerdict:
     trigger: str | None = None
     #: Still owed as far as the log shows: OPEN or UNKNOWN (``open_like``, snapshot.lp).
     open_like: bool = False
+    #: What makes the verdict unconfident (``doubt``, absence.lp): ``gap`` and
+    #: ``unconfirmed_effect`` behind an UNKNOWN, ``unsearched`` behind an INCOMPLETE_SEARCH.
+    doubts: tuple[str, ...] = ()
 
     @property
     def searched_count(self) -> tuple[int, int]:
@@ -192,6 +195,7 @@ def read(
         relevant[(x, c)].append((lo, hi))
     has_relevant = set(atoms.get("has_relevant_gap"))
     open_like = {x for (x,) in atoms.get("open_like")}
+    doubts = per_item("doubt")
     # Without reasons the rejected candidates were left out, so reasons would be partial.
     reasons = per_item("reason") if with_reasons else {}
     examined = per_item("examined") if with_reasons else {}
@@ -230,6 +234,7 @@ def read(
                 bound=_decode(bound[number]) if number in bound else None,
                 footprint_complete=number in complete,
                 open_like=number in open_like,
+                doubts=tuple(sorted(str(c) for (c,) in doubts.get(number, []))),
                 channels=dict(sorted(channels.items())),
                 reasons=_reasons(facts, reasons.get(number, []), verify_tier.get(number)),
                 key_reasons=_reasons(facts, keys.get(number, []), verify_tier.get(number)),

@@ -139,3 +139,19 @@ def test_opening_instants_are_merged_with_the_gap_chain_once() -> None:
     assert a.named("gap_seek") >= {"gap_seek(1,250,2)", "gap_seek(1,250,6)", "gap_seek(1,250,8)"}
     assert a.has("first_relevant_gap(10,1,8,8)") and a.has("first_relevant_gap(13,1,8,8)")
     assert a.has("first_relevant_gap(11,1,2,2)") and a.has("first_relevant_gap(12,1,2,2)")
+
+
+def test_doubts_name_what_makes_a_verdict_unconfident() -> None:
+    """``doubt(X, Code)``: the causes of UNKNOWN, or the unsearched channel, and nothing else."""
+    unsearched = standpoint(BASE + "declared_channel(1).")
+    assert unsearched.named("doubt") == {"doubt(10,unsearched)"}
+    effect = BASE + "declared_channel(1). tblock(1,1,50,60,50,60). evt(6,200,200,0). "
+    effect += "unconfirmed(10,6,state)."
+    assert standpoint(effect, now=400).named("doubt") == {"doubt(10,unconfirmed_effect)"}
+    log = (
+        "declared_channel(1). tblock(1,1,50,300,50,300). sblock(1,1,1,1,50,50,50,50,50). "
+        "sblock(1,2,3,3,300,300,300,300,300). sblock_next(1,1,2)."
+    )
+    assert standpoint(BASE + log, now=400).named("doubt") == {"doubt(10,gap)"}
+    searched = BASE + "declared_channel(1). tblock(1,1,50,60,50,60)."
+    assert not standpoint(searched, now=400).named("doubt")
