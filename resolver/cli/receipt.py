@@ -8,6 +8,7 @@ from resolver import api
 from resolver.cli.common import add_output, add_paths, add_standpoint, emit, prepare, standpoint
 from resolver.faces import receipt_text
 from resolver.verdicts import receipt
+from resolver.verdicts.explanation import query_facts
 from resolver.verdicts.resolution import resolve
 
 
@@ -44,12 +45,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Build the receipt and print it; exit 0 whatever the task's status."""
     prepared = prepare(args)
-    # Two solves, as the gate does: the verdicts alone (no reasons: cheaper) say what is still
-    # owed; the second, with reasons, asks the rules for the nearest candidates of just those.
-    scope = api.status(prepared, args.at, args.known, reasons=False)
-    resolution = resolve(
-        prepared, standpoint(args), receipt.explain_query(prepared, scope, args.task)
-    )
+    declared = next((t for t in prepared.project.tasks if t.id == args.task), None)
+    if declared is not None:
+        # One solve, as the hook does: a declared task's obligations are known before solving,
+        # so the rules explain them all at once (the receipt shows the nearest candidates of
+        # those still owed).
+        query = query_facts(prepared, declared.obligations)
+    else:
+        # A task a policy makes exists only where the rules say so: the verdicts alone (no
+        # reasons: cheaper) say what it owes, then the rules explain just those.
+        scope = api.status(prepared, args.at, args.known, reasons=False)
+        query = receipt.explain_query(prepared, scope, args.task)
+    resolution = resolve(prepared, standpoint(args), query)
     built = receipt.build(prepared, resolution, args.task, full=args.full)
     render = receipt_text.render_json if args.format == "json" else receipt_text.render_markdown
     text = render(built)

@@ -30,6 +30,7 @@ from resolver.engine.query import Query
 from resolver.errors import InputError
 from resolver.language.model import Project
 from resolver.verdicts.caps import NEAREST_SHOWN, nearest_events
+from resolver.verdicts.explanation import query_facts
 from resolver.verdicts.resolution import ExpectationVerdict, Finding, Reason, Resolution
 
 #: Reason codes worth a line on a receipt: evidence that fell short, or changed the outcome.
@@ -142,8 +143,7 @@ def explain_query(prepared: Prepared, resolution: Resolution, task_id: str) -> Q
     verdict = resolution.task(task_id)
     if verdict is None:
         raise InputError(_unknown_task(prepared.project, task_id))
-    numbers = (prepared.facts.interner.get(("item", x)) for x in verdict.outstanding)
-    return Query(explain=tuple(n for n in numbers if n is not None))
+    return query_facts(prepared, verdict.outstanding)
 
 
 def build(prepared: Prepared, resolution: Resolution, task_id: str, full: bool = False) -> Receipt:
