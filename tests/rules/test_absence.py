@@ -145,6 +145,7 @@ def test_doubts_name_what_makes_a_verdict_unconfident() -> None:
     """``doubt(X, Code)``: the causes of UNKNOWN, or the unsearched channel, and nothing else."""
     unsearched = standpoint(BASE + "declared_channel(1).")
     assert unsearched.named("doubt") == {"doubt(10,unsearched)"}
+    assert unsearched.shows("doubt(10,unsearched)")
     effect = BASE + "declared_channel(1). tblock(1,1,50,60,50,60). evt(6,200,200,0). "
     effect += "unconfirmed(10,6,state)."
     assert standpoint(effect, now=400).named("doubt") == {"doubt(10,unconfirmed_effect)"}
