@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from resolver import inputs, times
@@ -98,11 +99,13 @@ def status(
     known: str | int | None = None,
     snapshot: str | Path | None = None,
     reasons: bool = True,
+    every_reason: bool = True,
 ) -> Resolution:
-    """Every verdict at one standpoint; ``reasons=False`` skips the reasons (faster)."""
-    return resolve(
-        prepared, standpoint(at, known), snapshot_facts(prepared, snapshot), reasons=reasons
-    )
+    """Every verdict at one standpoint; ``reasons=False`` skips the reasons (faster), and
+    ``every_reason=False`` reads only the key reasons and counts the rest (what ``status``
+    prints by default; much less to read on a real history)."""
+    query = replace(snapshot_facts(prepared, snapshot), every_reason=every_reason)
+    return resolve(prepared, standpoint(at, known), query, reasons=reasons)
 
 
 def status_of(
@@ -112,13 +115,16 @@ def status_of(
     snapshot: str | Path | None = None,
     jobs: int | None = None,
     cluster: str | None = None,
+    every_reason: bool = True,
 ) -> tuple[Resolution, Project]:
     """Load, then every verdict at one standpoint, in independent parts when that pays
     (:mod:`resolver.engine.partition`: ``jobs`` processes, or a dask ``cluster``); the
-    verdicts are the same either way. Returns the resolution and the project faces read."""
+    verdicts are the same either way. Returns the resolution and the project faces read.
+    ``every_reason=False``: only the key reasons and a count of the rest (see :func:`status`)."""
     project = load(paths)
     point = standpoint(at, known)
     if partition.wanted(project, jobs, cluster):
         return partition.resolve_parts(project, point, snapshot, jobs, cluster), project
     prepared = Prepared(project)
-    return resolve(prepared, point, snapshot_facts(prepared, snapshot)), prepared.project
+    query = replace(snapshot_facts(prepared, snapshot), every_reason=every_reason)
+    return resolve(prepared, point, query), prepared.project

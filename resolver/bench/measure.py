@@ -189,8 +189,11 @@ def _sizes(prepared) -> dict[str, int]:
         if isinstance(text, str):
             sizes[f"{name}_facts"] = text.count("\n")
     core = getattr(prepared, "core", None)
-    if core is not None:
-        sizes["prepared_atoms"] = sum(len(v) for v in core.by_name.values())
+    if core is not None:  # the atoms every standpoint reads, and those only reasons read
+        reasons = getattr(prepared, "reason_inputs", None)
+        sizes["prepared_atoms"] = len(core.text.split()) + (
+            len(reasons.text.split()) if reasons is not None else 0
+        )
     return sizes
 
 

@@ -57,8 +57,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Resolve and print."""
+    # Only `--format json --reasons all` prints every reason; every other face reads the key
+    # reasons and their count, which is far less to solve, print and read on a real history.
+    every = args.format == "json" and args.reasons == "all"
     resolution, project = api.status_of(
-        args.paths, args.at, args.known, args.snapshot, args.jobs, args.cluster
+        args.paths, args.at, args.known, args.snapshot, args.jobs, args.cluster, every_reason=every
     )
     keep_loaded()
     if args.format == "json":

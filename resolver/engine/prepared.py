@@ -30,29 +30,39 @@ class Atoms:
     """The shown atoms of one solve, grouped by predicate name (arguments as Python values).
 
     Built from the model's text (one call into clingo, instead of one per symbol and argument):
-    every shown atom holds only integers, constants and nested terms of those.
+    every shown atom holds only integers, constants and nested terms of those. The text is
+    split by predicate name once, and a name's arguments are parsed only when asked for: a
+    reader that needs four names of a prepared history does not parse its 100k other atoms.
     """
 
     def __init__(self, text: str, ground_rules: int = 0) -> None:
         self.text = text
         #: How many ground rules the solve had: the work it did, measured without a clock.
         self.ground_rules = ground_rules
-        self._groups: dict[str, list[tuple]] | None = None
+        self._raw: dict[str, list[str]] | None = None
+        self._parsed: dict[str, list[tuple]] = {}
+
+    def _by_raw_name(self) -> dict[str, list[str]]:
+        if self._raw is None:
+            raw: dict[str, list[str]] = {}
+            for atom in self.text.split():
+                paren = atom.find("(")
+                raw.setdefault(atom if paren < 0 else atom[:paren], []).append(atom)
+            self._raw = raw
+        return self._raw
 
     @property
     def by_name(self) -> dict[str, list[tuple]]:
-        """Argument tuples grouped by predicate name, parsed on first use."""
-        if self._groups is None:
-            groups: dict[str, list[tuple]] = {}
-            for atom in self.text.split():
-                name, args = _parse_atom(atom)
-                groups.setdefault(name, []).append(args)
-            self._groups = groups
-        return self._groups
+        """Argument tuples grouped by predicate name (every name parsed)."""
+        return {name: self.get(name) for name in self._by_raw_name()}
 
     def get(self, name: str) -> list[tuple]:
-        """All argument tuples of the shown atoms named ``name``."""
-        return self.by_name.get(name, [])
+        """All argument tuples of the shown atoms named ``name``, parsed on first use."""
+        found = self._parsed.get(name)
+        if found is None:
+            found = [_parse_atom(atom)[1] for atom in self._by_raw_name().get(name, ())]
+            self._parsed[name] = found
+        return found
 
     def facts(self) -> str:
         """The atoms as fact text, to hand to another program."""
@@ -189,12 +199,12 @@ class Prepared:
     ) -> None:
         self.project = project
         self.facts: FactBase = build(project, reduce=reduce, block_size=block_size)
-        self.core = _solve(
-            [self.facts.declarations, self.facts.links, self.facts.events], "prepare"
-        )
+        solved = _solve([self.facts.declarations, self.facts.links, self.facts.events], "prepare")
         verdict_atoms, reason_atoms = [], []
-        for atom in self.core.text.split():
+        for atom in solved.text.split():
             (reason_atoms if atom.startswith(_REASONS_FAMILY) else verdict_atoms).append(atom)
+        #: The prepared atoms every standpoint reads (the reasons family apart).
+        self.core = Atoms(" ".join(verdict_atoms), solved.ground_rules)
         self._core_text = "".join(f"{atom}.\n" for atom in verdict_atoms)
         self._reason_text = "".join(f"{atom}.\n" for atom in reason_atoms)
         self.reason_inputs = Atoms(

@@ -40,7 +40,10 @@ class Query:
     ``why_not``: a lower-case status word (also explained items only); ``gate``: a check scope;
     ``snapshot``: ``(key, value)`` interned pairs of a current-state snapshot; ``ready``: ask
     what can be worked on now (rules/query/ready.lp); ``reasons``: include the rejected
-    candidates that reasons read (verdicts are the same without them); ``extra``: facts a caller
+    candidates that reasons read (verdicts are the same without them); ``every_reason`` False
+    (with ``reasons``): show only the key reasons and each item's count of reasons
+    (``key_reasons_only``, rules/standpoint/key_reasons.lp), which is all a status face prints
+    by default; an explaining query always shows every reason; ``extra``: facts a caller
     rendered for a rule file of its own (read by no engine decision).
     """
 
@@ -51,6 +54,7 @@ class Query:
     snapshot: tuple[tuple[int, int], ...] = ()
     ready: bool = False
     reasons: bool = True
+    every_reason: bool = True
     extra: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -67,6 +71,11 @@ class Query:
         """True when the solve derives explanations (it then needs the linker's measurements)."""
         return bool(self.explain or self.explain_all or self.gate is not None)
 
+    @property
+    def key_reasons_only(self) -> bool:
+        """True when the solve shows only the key reasons and a count of the others."""
+        return self.reasons and not self.every_reason and not self.explaining
+
     def facts(self) -> str:
         """The query as facts for the ``standpoint`` part."""
         lines = ["explain_all."] if self.explain_all else []
@@ -82,6 +91,8 @@ class Query:
         lines.extend(f"snapshot_state({k},{v})." for k, v in self.snapshot)
         if self.ready:
             lines.append("ready_query.")
+        if self.key_reasons_only:
+            lines.append("key_reasons_only.")
         text = "".join(line + "\n" for line in lines)
         return text + self.extra
 
@@ -97,6 +108,7 @@ class Query:
             snapshot=self.snapshot + other.snapshot,
             ready=self.ready or other.ready,
             reasons=self.reasons and other.reasons,
+            every_reason=self.every_reason or other.every_reason,
             extra=self.extra + other.extra,
         )
 

@@ -44,14 +44,14 @@ def reasons_shown(verdict: ExpectationVerdict, mode: str = "key") -> tuple[tuple
     at most :data:`REASON_CAP` of them, in the verdict's own order.
     """
     if mode == "all":
-        return verdict.reasons, 0
+        return verdict.reasons, verdict.reason_total - len(verdict.reasons)
     ranked = sorted(
         range(len(verdict.key_reasons)),
         key=lambda i: (_PRIORITY.get(verdict.key_reasons[i].code, 9), i),
     )
     keep = sorted(ranked[:REASON_CAP])
     shown = tuple(verdict.key_reasons[i] for i in keep)
-    return shown, len(verdict.reasons) - len(shown)
+    return shown, verdict.reason_total - len(shown)
 
 
 def nearest_events(prepared: Prepared, resolution: Resolution, ident: str, count: int) -> list[str]:

@@ -83,6 +83,15 @@ class ExpectationVerdict:
     #: What makes the verdict unconfident (``doubt``, absence.lp): ``gap`` and
     #: ``unconfirmed_effect`` behind an UNKNOWN, ``unsearched`` behind an INCOMPLETE_SEARCH.
     doubts: tuple[str, ...] = ()
+    #: How many reasons the rules derived (``reason_count``) when only the key ones were asked
+    #: for: ``reasons`` then holds the key reasons alone and ``examined`` is empty. None:
+    #: ``reasons`` holds every reason.
+    reasons_in_all: int | None = None
+
+    @property
+    def reason_total(self) -> int:
+        """How many reasons the verdict has, whether or not every one was read."""
+        return len(self.reasons) if self.reasons_in_all is None else self.reasons_in_all
 
     @property
     def searched_count(self) -> tuple[int, int]:
@@ -162,9 +171,17 @@ def _decode(value: int) -> int:
 
 
 def read(
-    prepared: Prepared, standpoint: Standpoint, atoms: Atoms, with_reasons: bool = True
+    prepared: Prepared,
+    standpoint: Standpoint,
+    atoms: Atoms,
+    with_reasons: bool = True,
+    key_only: bool = False,
 ) -> Resolution:
-    """Arrange the atoms of one standpoint into typed verdicts."""
+    """Arrange the atoms of one standpoint into typed verdicts.
+
+    ``key_only``: the solve showed the key reasons and a count per item instead of every reason
+    (``Query.key_reasons_only``); each verdict's ``reasons`` are then its key reasons.
+    """
     facts = prepared.facts
     project = prepared.project
     item_ids = dict(iter_items(facts))
@@ -197,9 +214,10 @@ def read(
     open_like = {x for (x,) in atoms.get("open_like")}
     doubts = per_item("doubt")
     # Without reasons the rejected candidates were left out, so reasons would be partial.
-    reasons = per_item("reason") if with_reasons else {}
-    examined = per_item("examined") if with_reasons else {}
     keys = per_item("reason_is_key") if with_reasons else {}
+    reasons = per_item("reason") if with_reasons and not key_only else keys
+    examined = per_item("examined") if with_reasons and not key_only else {}
+    counted = {x: n for x, n in atoms.get("reason_count")} if key_only else None
 
     listed, task_list, made_by = _listing(facts, project, atoms)
     verdicts = []
@@ -240,6 +258,7 @@ def read(
                 key_reasons=_reasons(facts, keys.get(number, []), verify_tier.get(number)),
                 examined=tuple(sorted(facts.event_id(e) for (e,) in examined.get(number, []))),
                 verify=verify_tier.get(number),
+                reasons_in_all=None if counted is None else counted.get(number, 0),
                 policy=made_by.get(x.id, (None, None))[0],
                 trigger=made_by.get(x.id, (None, None))[1],
             )
@@ -353,4 +372,4 @@ def resolve(
         asked = replace(asked, reasons=reasons)
     atoms = prepared.solve(standpoint, asked)
     reasons = asked.reasons or asked.explaining
-    return read(prepared, standpoint, atoms, with_reasons=reasons)
+    return read(prepared, standpoint, atoms, with_reasons=reasons, key_only=asked.key_reasons_only)

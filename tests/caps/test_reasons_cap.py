@@ -3,8 +3,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from resolver import api
+from resolver.faces import json_format, markdown, table
 from resolver.verdicts import caps
 from tests.caps.histories import busy, openloop, status_json, write
 from tests.helpers import prepare_text
@@ -89,3 +93,26 @@ def test_capped_outputs_validate_against_their_schemas(crowded) -> None:
     done = openloop("explain", "backups", str(crowded), "--at", "2024-02-01", "--format", "json")
     explain_schema = json.loads((schemas / "explain.json").read_text(encoding="utf-8"))
     jsonschema.validate(json.loads(done.stdout), explain_schema)
+
+
+@pytest.mark.parametrize(
+    "history", ["release", "gap", "footprint", "policies", "support-mission/base"]
+)
+def test_the_key_reasons_solve_prints_what_the_every_reason_solve_prints(history) -> None:
+    """`status` asks the rules for the key reasons and a count (key_reasons_only): the JSON,
+    the table and the Markdown are those of a solve that shows every reason."""
+    root = Path(__file__).resolve().parents[2] / "fixtures" / history
+    prepared = api.prepare([root])
+    every = api.status(prepared, at="2030-01-01", every_reason=True)
+    key = api.status(prepared, at="2030-01-01", every_reason=False)
+    assert all(v.reasons_in_all is None for v in every.expectations)
+    assert any(v.reasons_in_all for v in key.expectations)
+    for face in (
+        lambda r: json_format.render(r, prepared.project, "key"),
+        table.render,
+        markdown.render,
+    ):
+        assert face(key) == face(every)
+    for a, b in zip(key.expectations, every.expectations, strict=True):
+        assert a.reason_total == b.reason_total
+        assert a.reasons == b.key_reasons

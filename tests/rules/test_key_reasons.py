@@ -126,3 +126,20 @@ def test_nearer_walks_the_pool_back_from_the_nearest() -> None:
     assert not a.named("nearer") - {"nearer(10,7,8)", "nearer(10,6,7)"}
     plain = standpoint(BASE + REJECTED, now=500)
     assert not plain.named("nearer"), "only explained items are ranked"
+
+
+def test_key_reasons_only_shows_a_count_instead_of_every_reason() -> None:
+    asked = standpoint(BASE + REJECTED + "key_reasons_only. ", now=500)
+    # opened, and three rejected candidates: four reasons in all, two of them key.
+    assert asked.shows("reason_count(10,4)")
+    assert asked.shows("reason_is_key(10,opened,5,event)")
+    assert asked.shows("reason_is_key(10,candidate_rejected,8,no_link)")
+    shown = {a.split("(")[0] for a in asked.shown}
+    assert "reason" not in shown, "every reason/4 is left out of the answer"
+    assert "examined" not in shown
+    earlier = standpoint(BASE + REJECTED + "key_reasons_only. ", now=250)
+    assert earlier.shows("reason_count(10,2)"), "only the visible candidates are counted"
+    plain = standpoint(BASE + REJECTED, now=500)
+    assert not plain.named("reason_count"), "without the query fact every reason is shown"
+    assert plain.shows("examined(10,6)")
+    assert plain.shows("reason(10,candidate_rejected,6,no_done_cue)")
