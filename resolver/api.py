@@ -23,9 +23,27 @@ from resolver.language.model import Project
 from resolver.verdicts.resolution import Resolution, resolve
 
 
-def prepare(paths: Sequence[str | Path]) -> Prepared:
-    """Load ``.ol`` and ``.jsonl`` files (or folders) and do the standpoint-independent work."""
-    return Prepared(load(paths))
+def prepare(paths: Sequence[str | Path], scope: str | None = None) -> Prepared:
+    """Load ``.ol`` and ``.jsonl`` files (or folders) and do the standpoint-independent work;
+    with ``scope`` (an item id), only for the declarations of its group (:func:`scoped`)."""
+    return Prepared(scoped(load(paths), scope))
+
+
+def scoped(project: Project, item: str | None) -> Project:
+    """The project with only the declarations of ``item``'s group, or the whole project.
+
+    Groups are :func:`resolver.engine.partition.groups`: a task with its obligations, what
+    ``requires`` and ``part_of`` join, the items one event's markers name together, and one
+    group for everything policies and templates touch. Every channel, actor, alias and event is
+    kept. No rule reads across groups, so the item's verdict and explanation are those of the
+    whole history (``tests/test_scoped.py``) at the cost of its group alone: on a real history
+    one expectation's explanation no longer grounds every other expectation's candidates. An
+    id in no group (undeclared, or an instance only a policy makes) keeps the whole project.
+    """
+    if item is None:
+        return project
+    group = next((g for g in partition.groups(project) if item in g), None)
+    return project if group is None else partition.subproject(project, group)
 
 
 def standpoint(at: str | int | None = None, known: str | int | None = None) -> Standpoint:

@@ -73,14 +73,9 @@ def prepare_files(files: Sequence[str], scope: str | None = None) -> Prepared:
     An id in no group (undeclared, or a policy's task instance, which exists only once the
     history is prepared) gets the whole history, so every task is found where it exists.
     """
-    project = load(files)
-    if scope is not None:
-        from resolver.engine import partition
+    from resolver.api import scoped
 
-        group = next((g for g in partition.groups(project) if scope in g), None)
-        if group is not None:
-            project = partition.subproject(project, group)
-    return Prepared(project)
+    return Prepared(scoped(load(files), scope))
 
 
 def load_prepared(

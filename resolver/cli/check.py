@@ -81,7 +81,7 @@ def gate_facts(prepared: Prepared, task: str | None, before: str | None) -> Quer
 
 def run(args: argparse.Namespace) -> int:
     """Gate and print."""
-    prepared = prepare(args)
+    prepared = prepare(args, scope=args.task)
     point = standpoint(args)
     resolution = resolve(prepared, point, gate_facts(prepared, args.task, args.before))
     atoms = resolution.atoms

@@ -98,9 +98,10 @@ def whole_number(minimum: int) -> Callable[[str], int]:
     return parse
 
 
-def prepare(args: argparse.Namespace) -> Prepared:
-    """Load and prepare the history named by ``args.paths``."""
-    prepared = api.prepare(args.paths)
+def prepare(args: argparse.Namespace, scope: str | None = None) -> Prepared:
+    """Load and prepare the history named by ``args.paths``; with ``scope`` (the one item a
+    command is about), only that item's group of declarations (:func:`resolver.api.scoped`)."""
+    prepared = api.prepare(args.paths, scope)
     keep_loaded()
     return prepared
 

@@ -65,7 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Explain and print."""
-    prepared = prepare(args)
+    prepared = prepare(args, scope=args.id)
     point = standpoint(args)
     if args.why_not and prepared.project.task(args.id) is not None:
         raise InputError(f"--why-not applies to expectations; '{args.id}' is a task")

@@ -44,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Build the receipt and print it; exit 0 whatever the task's status."""
-    prepared = prepare(args)
+    prepared = prepare(args, scope=args.task)
     declared = next((t for t in prepared.project.tasks if t.id == args.task), None)
     if declared is not None:
         # One solve, as the hook does: a declared task's obligations are known before solving,
