@@ -19,7 +19,9 @@ def test_rows_measure_every_user_command(tmp_path: Path):
     spec = {"paths": [str(p) for p in history.paths], "seed": 0, "warm_queries": 3}
     spec["compare"] = True
     out = rows.measure(spec, prepared, floor_cpu=0.01, log=lambda _: None)
-    for name in ("status_json", "status_json_jobs1", "warm_query", "explain", "check"):
+    every = ("status_json", "status_json_jobs1", "warm_query", "explain", "explain_command")
+    for name in (*every, "check"):
+        assert out[f"{name}_cpu_s"] > 0, name
         assert out[f"{name}_cpu_s"] > 0, name
         assert out[f"{name}_over_floor"] > 0, name
     assert out["warm_queries"] == 3
