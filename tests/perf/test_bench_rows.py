@@ -22,7 +22,6 @@ def test_rows_measure_every_user_command(tmp_path: Path):
     every = ("status_json", "status_json_jobs1", "warm_query", "explain", "explain_command")
     for name in (*every, "check"):
         assert out[f"{name}_cpu_s"] > 0, name
-        assert out[f"{name}_cpu_s"] > 0, name
         assert out[f"{name}_over_floor"] > 0, name
     assert out["warm_queries"] == 3
     assert out["sqlite_expectations"] == sum(1 for x in prepared.project.expectations if x.want)
