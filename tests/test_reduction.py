@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from resolver.engine.prepared import Prepared, Standpoint
+from resolver.engine.query import Query
 from resolver.errors import Location
 from resolver.language.model import (
     Actor,
@@ -149,3 +150,12 @@ def test_optimised_path_matches_plain_path(project: Project, block_size: int):
     # Leaving the rejected candidates out (no reasons asked) changes no verdict either.
     without = _answers(fast, points, reasons=False)
     assert without == [([(*v[:-1], ()) for v in xs], ts) for xs, ts in plain]
+    # Asking for the key reasons only (what `status` prints) reads the plain path's key
+    # reasons and counts all of its reasons.
+    key_only = Query(every_reason=False)
+    for at, known in points:
+        mine = resolve(fast, Standpoint(at, known), key_only).expectations
+        theirs = resolve(fast, Standpoint(at, known)).expectations
+        assert [(v.id, v.status, v.reasons, v.reason_total) for v in mine] == [
+            (v.id, v.status, v.key_reasons, len(v.reasons)) for v in theirs
+        ]
