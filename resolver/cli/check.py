@@ -67,7 +67,7 @@ def gate_facts(prepared: Prepared, task: str | None, before: str | None) -> Quer
         if project.task(task) is None or number is None:
             hint = " (it is an expectation)" if project.expectation(task) else ""
             raise InputError(f"--task: no task named '{task}'{hint}")
-        return Query(gate=Gate("task", number))
+        return Query(gate=Gate("task", number), every_reason=False)
     if before is not None:
         number = prepared.facts.interner.get(("event", before))
         named = any(x.before == before for x in project.expectations)
@@ -75,8 +75,8 @@ def gate_facts(prepared: Prepared, task: str | None, before: str | None) -> Quer
             raise InputError(
                 f"--before: no event named '{before}' in the log or in any `before` clause"
             )
-        return Query(gate=Gate("before", number))
-    return Query(gate=Gate("all"))
+        return Query(gate=Gate("before", number), every_reason=False)
+    return Query(gate=Gate("all"), every_reason=False)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -42,8 +42,8 @@ class Query:
     what can be worked on now (rules/query/ready.lp); ``reasons``: include the rejected
     candidates that reasons read (verdicts are the same without them); ``every_reason`` False
     (with ``reasons``): show only the key reasons and each item's count of reasons
-    (``key_reasons_only``, rules/standpoint/key_reasons.lp), which is all a status face prints
-    by default; an explaining query always shows every reason; ``extra``: facts a caller
+    (``key_reasons_only``, rules/standpoint/key_reasons.lp), which is all a status face or a
+    gate's one-line reasons print; ``extra``: facts a caller
     rendered for a rule file of its own (read by no engine decision).
     """
 
@@ -74,7 +74,7 @@ class Query:
     @property
     def key_reasons_only(self) -> bool:
         """True when the solve shows only the key reasons and a count of the others."""
-        return self.reasons and not self.every_reason and not self.explaining
+        return self.reasons and not self.every_reason
 
     def facts(self) -> str:
         """The query as facts for the ``standpoint`` part."""
