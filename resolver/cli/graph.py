@@ -136,8 +136,16 @@ def render(
 
 
 def node_link(graph: nx.MultiDiGraph) -> dict:
-    """networkx's node-link data with edges under ``edges`` (read back with the same key)."""
+    """networkx's node-link data with edges under ``edges`` (read back with the same key),
+    nodes by id and edges by source, target and key: the order of the solver's atoms (which
+    any change to the rules may shuffle) never reaches the output."""
     try:
-        return nx.node_link_data(graph, edges="edges")
+        data = nx.node_link_data(graph, edges="edges")
     except TypeError:  # networkx before 3.4 names the keyword ``link``
-        return nx.node_link_data(graph, link="edges")
+        data = nx.node_link_data(graph, link="edges")
+    data["nodes"] = sorted(data["nodes"], key=lambda node: str(node["id"]))
+    data["edges"] = sorted(
+        data["edges"],
+        key=lambda edge: (str(edge["source"]), str(edge["target"]), str(edge.get("key", ""))),
+    )
+    return data

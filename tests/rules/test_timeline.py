@@ -62,12 +62,14 @@ def test_a_reopen_while_open_does_nothing() -> None:
 def test_closing_is_decided_before_reopening_at_one_instant() -> None:
     a = standpoint(BASE + _close(6, 200) + "evt(7,200,200,0). reopen(10,7,marker).")
     assert a.shows("status(10,open)") and a.shows("flag(10,reopened)")
+    assert not a.has("idle_reopen(10,7,while_open)"), "it reopened what closed at its instant"
 
 
 def test_a_contradiction_reopens_only_a_satisfied_close_before_the_bound() -> None:
     contra = "evt(7,300,300,0). reopen(10,7,contradiction). inext(10,200,300). "
     a = standpoint(BASE + _close(6, 200) + contra)
-    assert a.shows("status(10,open)")
+    assert a.shows("status(10,open)") and a.shows("flag(10,reopened)")
+    assert a.shows("reopen_taken(10,7,contradiction,300)") and a.has("open_since(10,300)")
     late = standpoint(BASE + _close(6, 200) + contra + "deadline(10,250).")
     assert late.shows("status(10,satisfied)") and late.has("idle_reopen(10,7,after_bound)")
     at_bound = standpoint(BASE + _close(6, 200) + contra + "deadline(10,300).")
