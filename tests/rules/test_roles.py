@@ -29,8 +29,14 @@ def test_principals_own_then_task_then_declared() -> None:
 
 
 def test_authority_is_the_principals_else_any_non_agent() -> None:
-    facts = "actor(0). actor(1). actor(2). actor_role(2,agent). expectation(10). "
+    facts = "actor(0). actor(1). actor(2). actor(3). actor_role(2,agent). expectation(10). "
+    facts += "channel(1). opening(10,100,100). "
+    # Actors 0, 1 and 2 each cancel expectation 10; actor 3 never names it.
+    facts += "".join(
+        f"event({e},1,200,200,{a}). marker({e},cancels,10). " for e, a in ((5, 0), (6, 1), (7, 2))
+    )
     free = prepare(facts)
+    assert not free.has("authority(10,3)"), "asked only of the actors whose markers name it"
     assert free.has("authority(10,0)") and free.has("authority(10,1)")
     assert not free.has("authority(10,2)") and free.has("agent(2)")
     named = prepare(facts + "principal(10,1).")
