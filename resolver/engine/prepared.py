@@ -41,6 +41,7 @@ class Atoms:
         self.ground_rules = ground_rules
         self._raw: dict[str, list[str]] | None = None
         self._parsed: dict[str, list[tuple]] = {}
+        self._keyed: dict[str, dict[object, list[tuple]]] = {}
 
     def _by_raw_name(self) -> dict[str, list[str]]:
         if self._raw is None:
@@ -63,6 +64,17 @@ class Atoms:
             found = [_parse_atom(atom)[1] for atom in self._by_raw_name().get(name, ())]
             self._parsed[name] = found
         return found
+
+    def rows(self, name: str, first) -> list[tuple]:
+        """The arguments after the first of the ``name`` atoms whose first argument is
+        ``first``: a dict lookup (one index per name, built on first use), so that a face
+        asking item by item never scans every atom once per item."""
+        index = self._keyed.get(name)
+        if index is None:
+            index = self._keyed[name] = {}
+            for args in self.get(name):
+                index.setdefault(args[0], []).append(args[1:])
+        return index.get(first, [])
 
     def facts(self) -> str:
         """The atoms as fact text, to hand to another program."""

@@ -60,10 +60,10 @@ def nearest_events(prepared: Prepared, resolution: Resolution, ident: str, count
     facts = prepared.facts
     number = facts.interner.get(("item", ident))
     atoms = resolution.atoms
-    start = [e for x, s, e in atoms.get("nearest") if x == number and s == "satisfied"]
+    start = [e for s, e in atoms.rows("nearest", number) if s == "satisfied"]
     if not start:
         return []
-    farther = {f: e for x, e, f in atoms.get("nearer") if x == number}
+    farther = {f: e for e, f in atoms.rows("nearer", number)}
     chain = [start[0]]
     while len(chain) < count and chain[-1] in farther:
         chain.append(farther[chain[-1]])

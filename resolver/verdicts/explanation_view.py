@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from resolver.engine.prepared import Prepared
 from resolver.verdicts.resolution import ExpectationVerdict, Resolution, TaskVerdict
@@ -50,10 +49,6 @@ def walk(node: Node) -> Sequence[Node]:
 # ---------------------------------------------------------------------------------------------
 
 
-#: Per solve's atoms: atom name -> first argument -> the other arguments (see ``View.rows``).
-_ROWS: WeakKeyDictionary[Any, dict[str, dict[Any, list[tuple]]]] = WeakKeyDictionary()
-
-
 class View:
     """The atoms of one resolution, indexed by item and mapped back to ids."""
 
@@ -79,13 +74,7 @@ class View:
     def rows(self, name: str, number: int) -> list[tuple]:
         """The arguments after the first of the ``name`` atoms whose first is ``number``: a
         dict lookup (an index per atom name, built once per solve), never a scan per item."""
-        indexes = _ROWS.setdefault(self.atoms, {})
-        index = indexes.get(name)
-        if index is None:
-            index = indexes[name] = {}
-            for args in self.atoms.get(name):
-                index.setdefault(args[0], []).append(args[1:])
-        return index.get(number, [])
+        return self.atoms.rows(name, number)
 
     def event(self, number: int) -> str | None:
         return self.facts.event_id(number) if number else None
