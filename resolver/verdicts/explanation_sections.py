@@ -130,10 +130,9 @@ def preconditions_node(view: View, x: Expectation) -> Node | None:
     """What it requires (``precondition`` and ``precondition_via``, preconditions.lp) and their
     verdicts here: its own ``requires`` first, in the order written, then its task's."""
     number = view.number(x.id)
-    atoms = view.resolution.atoms
     item = view.facts.item_id
-    required = [item(y) for x2, y in atoms.get("precondition") if x2 == number]
-    through = {item(y): item(t) for x2, y, t in atoms.get("precondition_via") if x2 == number}
+    required = [item(y) for (y,) in view.rows("precondition", number)]
+    through = {item(y): item(t) for y, t in view.rows("precondition_via", number)}
     if not required:
         return None
     task = view.project.task(x.part_of) if x.part_of else None

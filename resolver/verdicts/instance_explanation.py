@@ -44,7 +44,7 @@ def instance_nodes(view: Any, verdict: ExpectationVerdict | TaskVerdict) -> list
     if part_of and view.project.derived.get(part_of) is not None:
         source = part_of
     number = facts.interner.get(("item", source))
-    met = {c for x, c in view.prepared.core.get("cond_met") if x == number}
+    met = {c for (c,) in view.prepared.core.rows("cond_met", number)}
     children = []
     for index, condition in enumerate(policy.conditions):
         c = facts.interner.get(("cond", policy.id, index))
