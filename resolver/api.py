@@ -142,7 +142,10 @@ def status_of(
     project = load(paths)
     point = standpoint(at, known)
     if partition.wanted(project, jobs, cluster):
-        return partition.resolve_parts(project, point, snapshot, jobs, cluster), project
+        resolution = partition.resolve_parts(
+            project, point, snapshot, jobs, cluster, every_reason=every_reason
+        )
+        return resolution, project
     prepared = Prepared(project)
     query = replace(snapshot_facts(prepared, snapshot), every_reason=every_reason)
     return resolve(prepared, point, query), prepared.project

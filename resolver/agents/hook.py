@@ -214,7 +214,7 @@ def consecutive_refusals(prepared: Prepared, resolution: Resolution, task: str, 
     """How many of this session's latest claims on ``task`` in a row are false completions."""
     claims = [
         e
-        for e in prepared.project.events
+        for e in prepared.project.marked_events()  # a claim carries a marker
         if e.channel == CLAIM_CHANNEL
         and e.by == by
         and any(m.kind == "claims_complete" and m.target == task for m in e.markers)

@@ -13,13 +13,23 @@ actors, aliases and *every* event, and is prepared and solved by the ordinary en
 order a single solve lists them. ``tests/perf/test_partition.py`` checks on random histories
 that any partitioning gives byte-identical ``status --format json``.
 
-Parts run in a process pool (``--jobs N``; threads gain nothing, clingo and the fact builder
-hold the interpreter) or, with ``--cluster ADDRESS``, on a running ``dask.distributed``
-scheduler (the optional extra ``openloop-resolver[cluster]``).
+Parts run in ``--jobs N`` processes (threads gain nothing, clingo and the fact builder hold
+the interpreter): this process solves the first part itself while ``N - 1`` forked workers
+solve the others, so no process only waits and one answer is never pickled. The loaded project
+(columns, shared with the workers by the fork) is frozen out of the garbage collector's reach
+before the fork. With ``--cluster ADDRESS`` the parts run on a running ``dask.distributed``
+scheduler instead (the optional extra ``openloop-resolver[cluster]``).
+
+What the parts cost beyond one solve (``docs/performance.md``, "Partitions"): each part builds
+its own facts from every event (the text linker's index and the channel log are the same in
+every part), parses the rules twice (one ``prepare`` and one ``standpoint`` control) and grounds
+the events that the text links to items of more than one part; the standpoint solve, which grows
+faster than the items, costs less in parts.
 """
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from collections.abc import Sequence
@@ -102,9 +112,7 @@ def groups(project: Project) -> list[list[str]]:
             target = named(other)
             if target is not None:
                 found.union(task.id, target)
-    for event in project.events:
-        if len(event.markers) < 1:
-            continue
+    for event in project.marked_events():
         targets = [t for t in (named(m.target) for m in event.markers) if t is not None]
         for other in targets[1:]:
             found.union(targets[0], other)
@@ -149,11 +157,13 @@ def subproject(project: Project, items: Sequence[str]) -> Project:
 
 @dataclass(frozen=True)
 class Ask:
-    """One standpoint's question, as every part answers it."""
+    """One standpoint's question, as every part answers it (``every_reason`` False: only the
+    key reasons and a count of the rest, as :class:`~resolver.engine.query.Query` says)."""
 
     standpoint: Standpoint
     snapshot: str | None = None
     reasons: bool = True
+    every_reason: bool = True
 
 
 @dataclass(frozen=True)
@@ -170,6 +180,7 @@ def solve_part(project: Project, items: Sequence[str], ask: Ask) -> Answer:
 
     prepared = Prepared(subproject(project, items))
     query = api.snapshot_facts(prepared, ask.snapshot) if ask.snapshot else Query()
+    query = replace(query, every_reason=ask.every_reason)
     resolution = resolve(prepared, ask.standpoint, query, reasons=ask.reasons)
     return Answer(replace(resolution, atoms=None), dict(prepared.project.derived))
 
@@ -201,14 +212,38 @@ def _pool_part(items: list[str], ask: Ask) -> Answer:
     return solve_part(_WORKER_PROJECT, items, ask)
 
 
-def _run_pool(project: Project, parts: list[list[str]], ask: Ask) -> list[Answer]:
+def _run_pool(project: Project, parts: list[list[str]], ask: Ask, jobs: int) -> list[Answer]:
+    """The first part solved here while ``jobs - 1`` forked workers solve the others.
+
+    This process would only wait otherwise, and its answer needs no pickling. The loaded
+    project is moved to the garbage collector's permanent generation before the fork
+    (``gc.freeze``): a worker's collections then never walk the inherited objects, which costs
+    CPU and writes to (so copies) every page holding one; it is thawed again afterwards
+    unless the caller had frozen it already.
+    """
     methods = multiprocessing.get_all_start_methods()
     # fork hands the loaded project to the workers without pickling it
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with ProcessPoolExecutor(
-        max_workers=len(parts), mp_context=context, initializer=_init_worker, initargs=(project,)
-    ) as pool:
-        return list(pool.map(_pool_part, parts, [ask] * len(parts)))
+    thaw = gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        with ProcessPoolExecutor(
+            max_workers=max(1, min(jobs, len(parts)) - 1),
+            mp_context=context,
+            initializer=_init_worker,
+            initargs=(project,),
+        ) as pool:
+            # with fork, the first submit starts every worker: before the work here begins
+            futures = [pool.submit(_pool_part, items, ask) for items in parts[1:]]
+            try:
+                here = solve_part(project, parts[0], ask)
+            except BaseException:
+                pool.shutdown(cancel_futures=True)  # start no queued part for a lost answer
+                raise
+            return [here, *(future.result() for future in futures)]
+    finally:
+        if thaw:
+            gc.unfreeze()
 
 
 def _run_cluster(project: Project, parts: list[list[str]], ask: Ask, address: str) -> list:
@@ -246,16 +281,19 @@ def resolve_parts(
     cluster: str | None = None,
     parts: list[list[str]] | None = None,
     reasons: bool = True,
+    every_reason: bool = True,
 ) -> Resolution:
     """Every verdict at ``standpoint``, solved in parts; identical to one solve.
 
     ``parts`` (default: :func:`split` into ``jobs`` parts) lists each part's item ids. With
-    ``cluster`` the parts run on that dask scheduler, else in ``jobs`` worker processes (one
-    part runs here). Policy instances the parts built are added to ``project.derived`` so that
-    every face reads them as a single solve would leave them.
+    ``cluster`` the parts run on that dask scheduler, else in ``jobs`` processes: this one and
+    ``jobs - 1`` forked workers. ``reasons`` and ``every_reason`` are the query's (False: no
+    reasons; only the key reasons and a count of the rest). Policy instances the parts built
+    are added to ``project.derived`` so that every face reads them as a single solve would
+    leave them.
     """
     _check_snapshot(snapshot)
-    ask = Ask(standpoint, None if snapshot is None else str(snapshot), reasons)
+    ask = Ask(standpoint, None if snapshot is None else str(snapshot), reasons, every_reason)
     jobs = default_jobs() if jobs is None else max(1, jobs)
     if parts is None:
         parts = split(project, jobs)
@@ -264,7 +302,7 @@ def resolve_parts(
     elif len(parts) <= 1 or jobs <= 1:
         answers = [solve_part(project, items, ask) for items in parts]
     else:
-        answers = _run_pool(project, parts, ask)
+        answers = _run_pool(project, parts, ask, jobs)
     for answer in answers:
         project.derived.update(answer.derived)
     return merge(standpoint, answers)

@@ -2,20 +2,22 @@
 
 Footprints and gaps need, per channel, only which events are visible: their latest ``at`` and
 the runs of visible sequence numbers. Consecutive events are summarised in blocks (least and
-greatest ``at`` and ``recorded``); at a standpoint
-``rules/standpoint/channel_log.lp`` finds each block wholly visible, wholly invisible, or
-partial, and reads the events of partial blocks one by one.
-This module only groups events and, per query, supplies the events of the blocks whose bounds
-straddle the standpoint; an integrity constraint in the rules refuses an answer if a partial
-block lacks them. With ``block_size=1`` every block is one event and none is ever partial: the
+greatest ``at`` and ``recorded``); at a standpoint ``rules/standpoint/channel_log.lp`` finds
+each block wholly visible, wholly invisible, or partial, and reads the events of partial blocks
+one by one. This module only groups events (read from the event columns, building no ``Event``)
+and, per query, supplies the events of the blocks whose bounds straddle the standpoint; an
+integrity constraint in the rules refuses an answer if a partial block lacks them. With
+``block_size=1`` every block is one event and none is ever partial: the
 plain path that ``tests/test_reduction.py`` compares with.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+from resolver.language.event_columns import NO_SEQ
 
 #: Events per block on the optimised path.
 DEFAULT_BLOCK_SIZE = 128
@@ -38,15 +40,44 @@ class ChannelLog:
     def __init__(
         self, entries: Iterable[tuple[int, int | None, int, int]], block_size: int = 1
     ) -> None:
-        if block_size < 1:
-            raise ValueError("block_size must be at least 1")
-        self.block_size = block_size
         by_time: dict[int, list[tuple[int, int]]] = defaultdict(list)
         by_seq: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
         for channel, seq, at, rec in entries:
             by_time[channel].append((at, rec))
             if seq is not None:
                 by_seq[channel].append((seq, at, rec))
+        self._build(by_time, by_seq, block_size)
+
+    @classmethod
+    def from_columns(
+        cls,
+        channels: Sequence[int],
+        seqs: Sequence[int],
+        ats: Sequence[int],
+        recs: Sequence[int],
+        block_size: int = 1,
+    ) -> ChannelLog:
+        """The log of parallel columns (one row per event; ``seq`` is ``NO_SEQ`` when absent),
+        as the event columns hold them: the same log as the entries of those rows."""
+        by_time: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        by_seq: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
+        for channel, seq, at, rec in zip(channels, seqs, ats, recs, strict=True):
+            by_time[channel].append((at, rec))
+            if seq != NO_SEQ:
+                by_seq[channel].append((seq, at, rec))
+        log = cls.__new__(cls)
+        log._build(by_time, by_seq, block_size)
+        return log
+
+    def _build(
+        self,
+        by_time: dict[int, list[tuple[int, int]]],
+        by_seq: dict[int, list[tuple[int, int, int]]],
+        block_size: int,
+    ) -> None:
+        if block_size < 1:
+            raise ValueError("block_size must be at least 1")
+        self.block_size = block_size
         self._time_blocks: list[_Block] = []
         self._seq_blocks: list[_Block] = []
         lines: list[str] = []

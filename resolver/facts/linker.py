@@ -44,6 +44,7 @@ from functools import cache
 from typing import NamedTuple
 
 from resolver.facts.interning import check_int
+from resolver.language.event_columns import EventColumns
 from resolver.language.model import Alias, Event, Expectation
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -116,6 +117,8 @@ def stem(word: str) -> str:
 
 def words(text: str) -> list[str]:
     """Case-folded word tokens of ``text`` after Unicode normalisation."""
+    if text.isascii():  # NFKC leaves ASCII as it is, and folds its case as lower() does
+        return _WORD.findall(text.lower())
     folded = unicodedata.normalize("NFKC", text).casefold()
     return _WORD.findall(folded)
 
@@ -203,7 +206,7 @@ class TextLinker:
 
     def __init__(
         self,
-        events: Iterable[Event],
+        events: Iterable[Event] | EventColumns,
         aliases: Iterable[Alias],
         common: int | None = COMMON_WORD_EVENTS,
     ) -> None:
@@ -218,26 +221,24 @@ class TextLinker:
         self._distinct: list[frozenset[int]] = []
         self._merges: set[str] = set()
         token_ids, postings = self._token_ids, self._postings
-        texted = []
-        for event in events:
-            if event.kind == "merge":
-                self._merges.add(event.id)
-            if event.text:
-                texted.append(event)
-        for number, event in enumerate(sorted(texted, key=lambda e: e.id)):
+        texted = sorted(self._texted(events), key=lambda pair: pair[0])
+        #: Per raw word: its token id, or -1 for a stop word (most words recur in most texts).
+        word_ids: dict[str, int] = {}
+        vocabulary = self.vocabulary
+        for number, (ident, text) in enumerate(texted):
             sequence = []
-            for token in self.vocabulary.tokens(event.text):
-                ident = token_ids.get(token)
-                if ident is None:
-                    ident = token_ids[token] = len(postings)
-                    postings.append([])
-                sequence.append(ident)
+            for word in words(text):
+                token = word_ids.get(word)
+                if token is None:
+                    token = word_ids[word] = self._word_token(vocabulary, word)
+                if token >= 0:
+                    sequence.append(token)
             distinct = frozenset(sequence)
             check_int(len(sequence), "words in one text")
-            for ident in distinct:
-                postings[ident].append(number)
-            self._ids.append(event.id)
-            self._texts.append(event.text)
+            for token in distinct:
+                postings[token].append(number)
+            self._ids.append(ident)
+            self._texts.append(text)
             self._tokens.append(tuple(sequence))
             self._distinct.append(distinct)
         #: Token ids that never count as shared.
@@ -247,6 +248,35 @@ class TextLinker:
             if common is not None and len(found) > common
         )
         self._done = frozenset(token_ids[c] for c in DONE_CUES if c in token_ids)
+
+    def _texted(self, events: Iterable[Event] | EventColumns) -> list[tuple[str, str]]:
+        """(id, text) of every event with a text; notes the merges on the way."""
+        if isinstance(events, EventColumns):
+            ids, kinds = events.ids, events.kind
+            merge = events.find_string("merge")
+            if merge is not None:
+                self._merges.update(ids[row] for row, kind in enumerate(kinds) if kind == merge)
+            return [(ids[row], text) for row, text in enumerate(events.texts) if text]
+        texted = []
+        for event in events:
+            if event.kind == "merge":
+                self._merges.add(event.id)
+            if event.text:
+                texted.append((event.id, event.text))
+        return texted
+
+    def _word_token(self, vocabulary: Vocabulary, word: str) -> int:
+        """The token id of a raw word (allocated on first sight), -1 for a stop word: as
+        :meth:`Vocabulary.tokens` maps it."""
+        if word in STOP_WORDS:
+            return -1
+        token = stem(word)
+        token = vocabulary.canonical.get(token, token)
+        ident = self._token_ids.get(token)
+        if ident is None:
+            ident = self._token_ids[token] = len(self._postings)
+            self._postings.append([])
+        return ident
 
     def is_merge(self, event_id: str) -> bool:
         """The event's kind is ``merge``."""

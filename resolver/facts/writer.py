@@ -18,13 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import cast
 
 from resolver import times
 from resolver.facts.actor_patterns import matches_by_pattern
 from resolver.facts.channel_log import DEFAULT_BLOCK_SIZE, ChannelLog
-from resolver.facts.interning import Interner, check_int
+from resolver.facts.interning import INT_MAX, INT_MIN, Interner, check_int
 from resolver.facts.linker import Link, TextLinker
 from resolver.facts.policies import Ids, PolicyFacts, measure
+from resolver.language.event_columns import NO_SEQ, EventColumns
 from resolver.language.model import MARKER_KINDS, OUTCOMES, TIERS, Expectation, Project, Value
 
 _CONSTANTS = (
@@ -44,6 +46,15 @@ def _const(word: str) -> str:
 
 def _time(unix: int) -> int:
     return times.encode(unix)
+
+
+#: The range of encoded instants (the event columns hold times encoded).
+_LOWEST, _HIGHEST = times.encode(times.MIN_UNIX), times.encode(times.MAX_UNIX)
+
+
+def _columns(project: Project) -> EventColumns:
+    """The project's events as columns (``Project`` converts any sequence it is given)."""
+    return cast(EventColumns, project.events)
 
 
 @dataclass
@@ -112,9 +123,13 @@ def relevant_event_ids(project: Project, linked: set[str]) -> set[str]:
     named = {x.opened_by for x in project.expectations} | {x.before for x in project.expectations}
     named |= {t.opened_by for t in project.tasks}
     out = set(linked)
-    for ev in project.events:
-        if ev.markers or ev.id in named or any(a.key in keys for a in ev.sets):
-            out.add(ev.id)
+    columns = _columns(project)
+    key_ids = {columns.find_string(k) for k in keys} - {None}
+    has_markers, set_rows, set_keys = columns.has_markers, columns.set_rows, columns.set_key
+    for row, ident in enumerate(columns.ids):
+        sets_key = key_ids and any(set_keys[j] in key_ids for j in set_rows(row))
+        if has_markers(row) or ident in named or sets_key:
+            out.add(ident)
     return out
 
 
@@ -126,7 +141,12 @@ def build(project: Project, reduce: bool = True, block_size: int | None = None) 
     equivalence tests compare against).
     """
     interner = Interner()
-    interner.intern_all(("event", e.id) for e in sorted(project.events, key=lambda e: e.id))
+    columns = _columns(project)
+    ordered = sorted(columns.ids)
+    interner.intern_all(("event", ident) for ident in ordered)
+    # Rows in id order without repeats (as the loader gives them): row r is event number r + 1.
+    in_order = len(interner) == len(ordered) and ordered == columns.ids
+    del ordered
 
     def item(ident: str) -> int:
         return interner.intern(("item", ident))
@@ -162,7 +182,7 @@ def build(project: Project, reduce: bool = True, block_size: int | None = None) 
         decl.fact("actor", number)
         decl.fact("actor_role", number, _const(declared.role))
     _actor_patterns(decl, project, interner, actor)
-    if "sessions" in {c.name for c in project.channels} | {e.channel for e in project.events}:
+    if "sessions" in {c.name for c in project.channels} | columns.channel_names():
         decl.fact("sessions_channel", channel("sessions"))
 
     for task in project.tasks:
@@ -178,12 +198,12 @@ def build(project: Project, reduce: bool = True, block_size: int | None = None) 
         _expectation(decl, expectation, item, event, channel, actor, key, value)
         _new_clauses(decl, expectation, item(expectation.id), interner.intern)
 
-    linker = TextLinker(project.events, project.aliases)
+    linker = TextLinker(columns, project.aliases)
     policy = PolicyFacts()
     if project.policies or any(x.want_touches or x.before_next_kind for x in project.expectations):
         ids = Ids(item, event, channel, actor, key, value, interner.intern)
         policy = measure(project, ids, linker.vocabulary)
-    openers = {e.id: e for e in project.events}
+    openers = {ident: row for row, ident in enumerate(columns.ids)}  # the last record of an id
     linked: set[str] = set(policy.relevant)
     links = _Writer()
     declared = [(x, None) for x in project.expectations]
@@ -191,7 +211,7 @@ def build(project: Project, reduce: bool = True, block_size: int | None = None) 
         opening_text = instance_opening
         source = expectation.opened_by or _task_opener(project, expectation)
         if instance_opening is None and source and source in openers:
-            opening_text = openers[source].text
+            opening_text = columns.texts[openers[source]]
         number = item(expectation.id)
         for link in linker.links(expectation, opening_text):
             linked.add(link.event)
@@ -205,24 +225,17 @@ def build(project: Project, reduce: bool = True, block_size: int | None = None) 
             links.fact("done_cue", event(event_id))
 
     evs = _Writer()
-    entries: list[tuple[int, int | None, int, int]] = []
-    for ev in project.events:
-        number = event(ev.id)
-        ch = channel(ev.channel)
-        at, rec = _time(ev.at), _time(ev.recorded)
-        if relevant is None or ev.id in relevant:
-            _event_facts(evs, ev, number, ch, at, rec, actor, key, value, item)
-        if ev.seq is not None:
-            check_int(ev.seq + 1, "seq")
-            check_int(ev.seq - 1, "seq")
-        entries.append((ch, ev.seq, at, rec))
+    numbers = range(1, len(columns) + 1) if in_order else None
+    chans = _event_lines(
+        evs, columns, numbers, relevant, interner, (channel, actor, key, value, item)
+    )
     evs.fact("actor", 0)
     evs.lines.extend(policy.lines)
-    for name in sorted({ev.channel for ev in project.events}):
+    for name in sorted(columns.channel_names()):
         decl.fact("channel", channel(name))
     if block_size is None:
         block_size = DEFAULT_BLOCK_SIZE if reduce else 1
-    log = ChannelLog(entries, block_size)
+    log = ChannelLog.from_columns(chans, columns.seq, columns.at, columns.recorded, block_size)
     return FactBase(interner, decl.text(), evs.text(), log, links.text())
 
 
@@ -253,7 +266,7 @@ def _actor_patterns(decl: _Writer, project: Project, interner: Interner, actor) 
     patterns = [a for a in project.actors if a.pattern]
     if not patterns:
         return
-    matched = matches_by_pattern(patterns, (e.by for e in project.events if e.by))
+    matched = matches_by_pattern(patterns, _columns(project).actors())
     for declared in patterns:
         number = interner.intern(("pattern", declared.name))
         decl.fact("pattern_role", number, _const(declared.role))
@@ -262,16 +275,53 @@ def _actor_patterns(decl: _Writer, project: Project, interner: Interner, actor) 
             decl.fact("pattern_match", number, actor(by))
 
 
-def _event_facts(evs, ev, number, ch, at, rec, actor, key, value, item) -> None:
-    evs.fact("event", number, ch, at, rec, actor(ev.by))
-    if ev.by is not None:
-        evs.fact("actor", actor(ev.by))
-    if ev.outcome != "confirmed":
-        evs.fact("outcome", number, _const(ev.outcome))
-    for assignment in ev.sets:
-        evs.fact("sets", number, key(assignment.key), value(assignment.value))
-    for marker in ev.markers:
-        evs.fact("marker", number, _const(marker.kind), item(marker.target))
+def _event_lines(
+    evs: _Writer, columns: EventColumns, event_numbers: range | None, relevant, interner, ids
+) -> list[int]:
+    """The ``event`` facts (and their sets, markers, outcomes) of the relevant events, read
+    from the columns; returns each row's interned channel, for the channel log.
+
+    Ids are interned in the same order as from one ``Event`` at a time (channels as each row
+    meets them, then that event's actor, keys, values and marker targets), so the facts are the
+    same text. ``event_numbers`` gives each row's event number when the rows are in id order.
+    """
+    channel, actor, key, value, item = ids
+    strings, values = columns.strings, columns.values
+    by_column, outcome_column = columns.by, columns.outcome
+    set_keys, set_values = columns.set_key, columns.set_value
+    kinds, targets = columns.marker_kind, columns.marker_target
+    ats, recs, seqs, channels = columns.at, columns.recorded, columns.seq, columns.channel
+    confirmed = columns.find_string("confirmed")
+    channel_numbers: dict[int, int] = {}
+    chans: list[int] = []
+    for row, ident in enumerate(columns.ids):
+        number = event_numbers[row] if event_numbers else interner.intern(("event", ident))
+        c = channels[row]
+        ch = channel_numbers.get(c)
+        if ch is None:
+            ch = channel_numbers[c] = channel(strings[c])
+        at, rec = ats[row], recs[row]
+        if not (_LOWEST <= at <= _HIGHEST and _LOWEST <= rec <= _HIGHEST):
+            _time(times.decode(at))  # raises: the instant cannot be encoded
+            _time(times.decode(rec))
+        if relevant is None or ident in relevant:
+            b = by_column[row]
+            by = None if b < 0 else strings[b]
+            evs.fact("event", number, ch, at, rec, actor(by))
+            if by is not None:
+                evs.fact("actor", actor(by))
+            if outcome_column[row] != confirmed:
+                evs.fact("outcome", number, _const(strings[outcome_column[row]]))
+            for j in columns.set_rows(row):
+                evs.fact("sets", number, key(strings[set_keys[j]]), value(values[set_values[j]]))
+            for j in columns.marker_rows(row):
+                evs.fact("marker", number, _const(strings[kinds[j]]), item(strings[targets[j]]))
+        seq = seqs[row]
+        if seq != NO_SEQ and not INT_MIN + 1 < seq < INT_MAX - 1:
+            check_int(seq + 1, "seq")
+            check_int(seq - 1, "seq")
+        chans.append(ch)
+    return chans
 
 
 def _task_opener(project: Project, expectation: Expectation) -> str | None:

@@ -11,37 +11,44 @@ The reader is strict because a log is evidence: an unknown field (often a typo s
 ``complete``), a value of the wrong type or a key given twice is an error, never silently
 dropped. ``null`` stands for an absent optional field, as tools that export logs often write it.
 Errors read ``FILE:LINE: error: ...`` (JSON lines have no useful column).
+
+Lines are read straight into columns (:class:`~resolver.language.event_columns.EventColumns`),
+building no :class:`Event`. Each line first takes a fast path: one C-level decode (objects as
+tuples of pairs, so that a repeated key is a count away) and straight-line checks that accept
+only what the complete checks accept. Anything the fast path does not accept outright (a bad
+value, a repeated key, a surrogate escape, a ``null`` where a name belongs) is read again by the
+complete checks, which either accept it the same way or raise the one message they always did.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 from resolver.errors import InputError, Location
-from resolver.language.model import EVENT_CLAUSES, MARKER_KINDS, OUTCOMES, Assignment, Event, Marker
+from resolver.language.event_columns import EventColumns
+from resolver.language.eventlog_checks import (
+    FIELD_SET,
+    FIELDS,
+    IDENTIFIER,
+    MAX_INT,
+    MAX_SEQ,
+    SURROGATE_ESCAPE,
+    checked_line,
+    is_one_line,
+)
+from resolver.language.model import MARKER_KINDS, OUTCOMES
 from resolver.times import TimeFormatError, parse_time
 
-__all__ = ["FIELDS", "read_jsonl", "read_jsonl_text"]
-
-#: Every field an event object may carry, in the order of the ``event`` block.
-FIELDS = ("id", *EVENT_CLAUSES)
-_FIELD_SET = frozenset(FIELDS)
-_REQUIRED = ("id", "channel", "at")
-_MAX_SEQ = 2**31 - 2  # seq numbers reach clingo as 32-bit integers, and so does seq + 1
-_MAX_INT = 2**31 - 1  # integer values: the range the snapshot and the language accept
-#: ``id`` and ``channel`` follow the identifier grammar of SPEC §2.1, as in an ``event`` block.
-_IDENTIFIER = re.compile(r"[^\W\d][\w.:/@+-]*")
-#: Other names (``by``, ``kind``, markers, ``set`` keys) may be free text, but one line of it.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-#: A ``\u`` escape of a surrogate: the only way a JSON line can hold text that is not UTF-8.
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
+__all__ = ["FIELDS", "read_jsonl", "read_jsonl_into", "read_jsonl_text"]
 
 
-def read_jsonl(path: str | Path) -> tuple[Event, ...]:
-    """Read one ``.jsonl`` file (UTF-8); locations name it as ``str(path)``."""
+def read_jsonl(path: str | Path, into: EventColumns | None = None) -> EventColumns:
+    """Read one ``.jsonl`` file (UTF-8); locations name it as ``str(path)``.
+
+    The events are appended to ``into`` (a new store by default), which is returned.
+    """
     name = str(path)
     data = Path(path).read_bytes()
     try:
@@ -51,234 +58,193 @@ def read_jsonl(path: str | Path) -> tuple[Event, ...]:
         raise InputError(
             f"not UTF-8 text ({exc.reason} at byte {exc.start})", Location(name, line)
         ) from None
-    return read_jsonl_text(text, name)
+    columns = EventColumns() if into is None else into
+    read_jsonl_into(text, name, columns)
+    return columns
 
 
-def read_jsonl_text(text: str, filename: str) -> tuple[Event, ...]:
-    """Parse JSON-lines text into events, in file order; blank lines are skipped.
+def read_jsonl_text(text: str, filename: str) -> EventColumns:
+    """Parse JSON-lines text into events, in file order; blank lines are skipped."""
+    columns = EventColumns()
+    read_jsonl_into(text, filename, columns)
+    return columns
+
+
+def read_jsonl_into(text: str, filename: str, columns: EventColumns) -> None:
+    """Append the events of JSON-lines text to ``columns``, in file order.
 
     Lines are split on ``\\n`` only: JSON strings may hold a raw U+2028, which
-    :meth:`str.splitlines` would wrongly treat as a line break.
+    :meth:`str.splitlines` would wrongly treat as a line break. When a line is bad, the rows
+    this text added are taken back before the error is raised.
     """
     if text.startswith("\ufeff"):
         text = text[1:]
-    events: list[Event] = []
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        location = Location(filename, number)
-        try:
-            record = json.loads(line, object_pairs_hook=_no_duplicate_keys)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"invalid JSON: {exc.msg} at column {exc.colno}", location) from None
-        except _DuplicateKeyError as exc:
-            raise InputError(f"field '{exc.key}' is given twice", location) from None
-        except RecursionError:
-            raise InputError("invalid JSON: nested too deeply", location) from None
-        except ValueError:  # Python refuses integers of more than 4,300 digits
-            raise InputError("invalid JSON: an integer with too many digits", location) from None
-        if "\\u" in line and _SURROGATE_ESCAPE.search(line):
-            _refuse_surrogates(record, location)
-        events.append(_event(record, location))
-    return tuple(events)
+    mark = columns.mark()
+    fast = _fast_row
+    days: dict[str, int] = {}
+    try:
+        for number, line in enumerate(text.split("\n"), start=1):
+            if line[:1] == "{" and fast(line, filename, number, columns, days):
+                continue
+            if not line.strip():
+                continue
+            location = Location(filename, number)
+            columns.append_event(checked_line(line, location))
+    except InputError:
+        columns.rollback(mark)
+        raise
 
 
-def _refuse_surrogates(value: Any, location: Location, key: str = "") -> None:
-    """A lone surrogate (``"e\\ud800"``) is not text: it cannot be printed or written as UTF-8."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            where = f" in field '{key}'" if key else ""
-            raise InputError(
-                f"a string{where} holds a lone surrogate escape, which is not UTF-8 text",
-                location,
-            ) from None
-    elif isinstance(value, list):
-        for item in value:
-            _refuse_surrogates(item, location, key)
-    elif isinstance(value, dict):
-        for name, item in value.items():
-            _refuse_surrogates(name, location, key)
-            _refuse_surrogates(item, location, key or name)
+#: The fast path's decoder: objects come back as tuples of (key, value) pairs, arrays as lists.
+_SCAN = json.JSONDecoder(object_pairs_hook=tuple).scan_once
 
 
-class _DuplicateKeyError(ValueError):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
+def _fast_row(
+    line: str, filename: str, number: int, columns: EventColumns, days: dict[str, int]
+) -> bool:
+    """Append the event of a well-formed line and return True; False when the complete checks
+    must read the line (to accept it after all, or to say what is wrong with it).
 
-
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """``json`` keeps the last of two equal keys; in a log that hides a mistake."""
-    record: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in record:
-            raise _DuplicateKeyError(key)
-        record[key] = value
-    return record
-
-
-def _kind(value: Any) -> str:
-    """A value for messages: short scalars as JSON, containers by their kind."""
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    shown = json.dumps(value, ensure_ascii=False)
-    return shown if len(shown) <= 40 else shown[:37] + "..."
-
-
-def _event(record: Any, location: Location) -> Event:
-    if not isinstance(record, dict):
-        raise InputError(f"expected a JSON object (one event), got {_kind(record)}", location)
-    for key in record:
-        if key not in _FIELD_SET:
-            raise InputError(
-                f"unknown field '{key}'; expected one of: {', '.join(FIELDS)}", location
-            )
-    fields = {k: v for k, v in record.items() if v is not None}
-    for key in _REQUIRED:
-        if key not in fields:
-            raise InputError(f"missing required field '{key}'", location)
-
-    def name(key: str) -> str | None:
-        value = fields.get(key)
-        if value is None:
-            return None
-        if not isinstance(value, str) or not value:
-            raise InputError(
-                f"field '{key}' must be a non-empty string, got {_kind(value)}", location
-            )
-        if key in ("id", "channel") and not _IDENTIFIER.fullmatch(value):
-            raise InputError(
-                f"field '{key}' must be an identifier (a letter or '_', then letters, digits "
-                f"and _ . : / - @ +), got {_kind(value)}",
-                location,
-            )
-        _one_line(value, f"field '{key}'", location)
-        return value
-
-    def time(key: str) -> int | None:
-        value = fields.get(key)
-        if value is None:
-            return None
-        if not isinstance(value, str):
-            raise InputError(f"field '{key}' must be a time string, got {_kind(value)}", location)
-        try:
-            return parse_time(value)
-        except TimeFormatError as exc:
-            raise InputError(f"field '{key}': {exc}", location) from None
-
-    seq = fields.get("seq")
-    if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
-        raise InputError(f"field 'seq' must be an integer, got {_kind(seq)}", location)
-    if seq is not None and not 0 <= seq <= _MAX_SEQ:
-        raise InputError(f"field 'seq' must be between 0 and {_MAX_SEQ}, got {seq}", location)
-
-    text = fields.get("text")
-    if text is not None and not isinstance(text, str):
-        raise InputError(f"field 'text' must be a string, got {_kind(text)}", location)
-
-    outcome = fields.get("outcome", "confirmed")
-    if not isinstance(outcome, str) or outcome.lower() not in OUTCOMES:
-        raise InputError(
-            f"field 'outcome' must be one of {', '.join(OUTCOMES)}, got {_kind(outcome)}", location
-        )
-
-    at = time("at")
-    assert at is not None  # required above
-    recorded = time("recorded")
-    return Event(
-        id=name("id") or "",
-        channel=name("channel") or "",
-        at=at,
-        recorded=at if recorded is None else recorded,
-        location=location,
-        seq=seq,
-        by=name("by"),
-        kind=name("kind"),
-        text=text,
-        sets=_sets(fields.get("set"), location),
-        markers=_markers(fields, location),
-        outcome=outcome.lower(),
-        files=_files(fields.get("files"), location),
+    Every test here is one the complete checks make, or a stricter one.
+    """
+    try:
+        pairs, end = _SCAN(line, 0)
+    except Exception:  # any problem at all: the complete checks name it
+        return False
+    if end != len(line) and line[end:].strip(" \t\r"):
+        return False
+    record = dict(pairs)
+    if len(record) != len(pairs) or not record.keys() <= FIELD_SET:
+        return False
+    if "\\u" in line and SURROGATE_ESCAPE.search(line):
+        return False
+    get = record.get
+    ident, channel, at_text = get("id"), get("channel"), get("at")
+    if not (_is_identifier(ident) and _is_identifier(channel) and type(at_text) is str):
+        return False
+    recorded_text, seq, text = get("recorded"), get("seq"), get("text")
+    by, kind, outcome = get("by"), get("kind"), get("outcome")
+    if seq is not None and (type(seq) is not int or not 0 <= seq <= MAX_SEQ):
+        return False
+    if (by is not None and not _is_name(by)) or (kind is not None and not _is_name(kind)):
+        return False
+    if text is not None and type(text) is not str:
+        return False
+    if outcome is None:
+        outcome = "confirmed"
+    elif type(outcome) is not str or (outcome := outcome.lower()) not in OUTCOMES:
+        return False
+    try:
+        at = _instant(at_text, days)
+        if recorded_text is None:
+            recorded = at
+        elif type(recorded_text) is str:
+            recorded = _instant(recorded_text, days)
+        else:
+            return False
+    except TimeFormatError:
+        return False
+    sets = _fast_sets(get("set"))
+    markers = _fast_markers(get)
+    files = _fast_files(get("files"))
+    if sets is None or markers is None or files is None:
+        return False
+    columns.append_row(
+        ident,
+        channel,
+        at,
+        recorded,
+        filename,
+        number,
+        None,
+        seq,
+        by,
+        kind,
+        text,
+        sets,
+        markers,
+        outcome,
+        files,
     )
+    return True
 
 
-def _files(value: Any, location: Location) -> tuple[str, ...]:
-    """``files``: a path or a list of paths (non-empty strings); duplicates kept once."""
+def _instant(text: str, days: dict[str, int]) -> int:
+    """:func:`parse_time` of ``text``; the usual ``YYYY-MM-DDTHH:MM:SSZ`` form is read as its
+    day (parsed once per day, with every check) plus a checked time of day."""
+    if (
+        len(text) == 20
+        and text[19] == "Z"
+        and text[10] == "T"
+        and text[13] == ":"
+        and text[16] == ":"
+        and text.isascii()
+    ):
+        hours, minutes, seconds = text[11:13], text[14:16], text[17:19]
+        if hours.isdigit() and minutes.isdigit() and seconds.isdigit():
+            clock = int(hours) * 3600 + int(minutes) * 60 + int(seconds)
+            if hours < "24" and minutes < "60" and seconds < "60":
+                day = days.get(text[:10])
+                if day is None:
+                    try:
+                        day = days[text[:10]] = parse_time(text[:10])
+                    except TimeFormatError:
+                        return parse_time(text)  # raises, naming the whole time
+                return day + clock
+    return parse_time(text)
+
+
+def _is_identifier(value: Any) -> bool:
+    return type(value) is str and IDENTIFIER.fullmatch(value) is not None and is_one_line(value)
+
+
+def _is_name(value: Any) -> bool:
+    return type(value) is str and value != "" and is_one_line(value)
+
+
+def _fast_sets(value: Any) -> list[tuple[str, Any]] | None:
     if value is None:
-        return ()
-    paths = [value] if isinstance(value, str) else value
-    if not isinstance(paths, list):
-        raise InputError(
-            f"field 'files' must be a path or a list of paths, got {_kind(value)}", location
-        )
-    for path in paths:
-        if not isinstance(path, str) or not path:
-            raise InputError(
-                f"field 'files' must hold non-empty paths, got {_kind(path)}", location
-            )
-    return tuple(dict.fromkeys(paths))
+        return []
+    if type(value) is not tuple or len(dict(value)) != len(value):
+        return None  # not an object, or a key given twice
+    for key, item in value:
+        kind = type(item)
+        if key == "" or not is_one_line(key):
+            return None
+        if kind is int:
+            if not -MAX_INT - 1 <= item <= MAX_INT:
+                return None
+        elif kind is not str and kind is not bool:
+            return None
+    return list(value)
 
 
-def _one_line(name: str, what: str, location: Location) -> None:
-    """Names are printed inside lines of human output: a control character (an ESC sequence,
-    a newline) in one could forge or overwrite what is printed around it."""
-    found = None if name.isprintable() else _CONTROL.search(name)  # the fast test first
-    if found is not None:
-        raise InputError(
-            f"{what} must not hold control characters, got {_kind(name)} "
-            f"(holding {found.group()!r})",
-            location,
-        )
-
-
-def _sets(value: Any, location: Location) -> tuple[Assignment, ...]:
-    if value is None:
-        return ()
-    if not isinstance(value, dict):
-        raise InputError(
-            f"field 'set' must be an object of key to value, got {_kind(value)}", location
-        )
-    assignments = []
-    for key, item in value.items():
-        if not key:
-            raise InputError("field 'set' has an empty key", location)
-        _one_line(key, "field 'set': a key", location)
-        if not isinstance(item, str | int):  # bool is an int
-            raise InputError(
-                f"field 'set': the value of '{key}' must be a string, an integer or a boolean, "
-                f"got {_kind(item)}",
-                location,
-            )
-        if not isinstance(item, bool | str) and not -_MAX_INT - 1 <= item <= _MAX_INT:
-            raise InputError(
-                f"field 'set': the value of '{key}' must be between {-_MAX_INT - 1} and "
-                f"{_MAX_INT}, got {_kind(item)}",
-                location,
-            )
-        assignments.append(Assignment(key, item))
-    return tuple(assignments)
-
-
-def _markers(fields: dict[str, Any], location: Location) -> tuple[Marker, ...]:
-    markers: dict[Marker, None] = {}
+def _fast_markers(get: Any) -> list[tuple[str, str]] | None:
+    found: dict[tuple[str, str], None] = {}
     for kind in MARKER_KINDS:
-        value = fields.get(kind)
+        value = get(kind)
         if value is None:
             continue
-        targets = [value] if isinstance(value, str) else value
-        if not isinstance(targets, list):
-            raise InputError(
-                f"field '{kind}' must be a name or a list of names, got {_kind(value)}", location
-            )
+        if type(value) is str:
+            targets = [value]
+        elif type(value) is list:
+            targets = value
+        else:
+            return None
         for target in targets:
-            if not isinstance(target, str) or not target:
-                raise InputError(
-                    f"field '{kind}' must hold non-empty names, got {_kind(target)}", location
-                )
-            _one_line(target, f"field '{kind}'", location)
-        markers.update(dict.fromkeys(Marker(kind, target) for target in targets))
-    return tuple(markers)
+            if not _is_name(target):
+                return None
+            found[(kind, target)] = None
+    return list(found)
+
+
+def _fast_files(value: Any) -> tuple[str, ...] | None:
+    if value is None:
+        return ()
+    paths = [value] if type(value) is str else value
+    if type(paths) is not list:
+        return None
+    for path in paths:
+        if type(path) is not str or path == "":
+            return None
+    return tuple(dict.fromkeys(paths))

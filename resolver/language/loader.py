@@ -40,6 +40,7 @@ from typing import Any
 
 from resolver import inputs
 from resolver.errors import InputError, Location
+from resolver.language.event_columns import EventColumns
 from resolver.language.eventlog import read_jsonl
 from resolver.language.model import (
     Actor,
@@ -102,7 +103,7 @@ def load_with_warnings(paths: Sequence[str | Path]) -> tuple[Project, list[Diagn
             if name.endswith(".ol"):
                 merger.add_file(parse_file(name))
             else:
-                merger.add_events(read_jsonl(name))
+                merger.add_jsonl(name)
         except OSError as exc:
             raise _path_error(name, f"cannot read: {exc.strerror or exc}") from None
     return merger.project(tuple(sources)), merger.diagnostics
@@ -216,7 +217,10 @@ class _Merger:
         self.aliases: dict[tuple[str, ...], Alias] = {}
         self.tasks: dict[str, Task] = {}
         self.expectations: dict[str, Expectation] = {}
-        self.events: dict[str, Event] = {}
+        #: Every event record read, as columns in reading order; ``first`` maps each id to the
+        #: row of its first record (later identical records are dropped when the project is made).
+        self.store = EventColumns()
+        self.first: dict[str, int] = {}
         self.tests: list[TestBlock] = []
         self.templates: dict[str, Template] = {}
         self.policies: dict[str, Policy] = {}
@@ -247,14 +251,28 @@ class _Merger:
         self.tests.extend(parsed.tests)
 
     def add_events(self, events: Iterable[Event]) -> None:
+        start = len(self.store)
         for event in events:
-            first = self.events.get(event.id)
-            if first is None:
-                self.events[event.id] = event
-            elif _typed(first.content()) != _typed(event.content()):
+            self.store.append_event(event)
+        self._merge_rows(start)
+
+    def add_jsonl(self, name: str) -> None:
+        """Read one JSON-lines file straight into the columns, then check its records."""
+        start = len(self.store)
+        read_jsonl(name, into=self.store)
+        self._merge_rows(start)
+
+    def _merge_rows(self, start: int) -> None:
+        """The same id twice: one event if the records agree, else an error at the later one."""
+        store, first = self.store, self.first
+        for row in range(start, len(store)):
+            ident = store.ids[row]
+            earlier = first.setdefault(ident, row)
+            if earlier != row and _typed(store[earlier].content()) != _typed(store[row].content()):
                 raise InputError(
-                    f"event '{event.id}' conflicts with its earlier record at {first.location}",
-                    event.location,
+                    f"event '{ident}' conflicts with its earlier record at "
+                    f"{store.location(earlier)}",
+                    store.location(row),
                 )
 
     def _declare(
@@ -333,7 +351,7 @@ class _Merger:
             aliases=tuple(sorted(self.aliases.values(), key=lambda a: a.words)),
             tasks=tuple(tasks),
             expectations=tuple(sorted(self.expectations.values(), key=lambda x: x.id)),
-            events=tuple(sorted(self.events.values(), key=lambda e: e.id)),
+            events=self.store.take([self.first[ident] for ident in sorted(self.first)]),
             tests=tuple(self.tests),
             sources=sources,
             templates=tuple(sorted(self.templates.values(), key=lambda t: t.id)),

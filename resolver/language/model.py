@@ -1,13 +1,15 @@
 """The typed, immutable model of what users write: declarations, events and test blocks.
 
-The parser (``language.py``) and the JSON-lines reader (``eventlog.py``) both produce these
-objects; everything downstream (facts, linker, explanations) reads only them. Times are Unix
+The parser (``language.py``) produces these objects; a project's events are held as columns
+(``event_columns.py``, filled straight from JSON lines by ``eventlog.py``) that build an
+:class:`Event` on access, so every consumer still reads events as these objects. Times are Unix
 seconds (UTC) and durations are seconds; each object keeps the :class:`Location` it came from so
 that messages and explanations can point back into the user's file.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -296,7 +298,9 @@ class Project:
     aliases: tuple[Alias, ...] = ()
     tasks: tuple[Task, ...] = ()
     expectations: tuple[Expectation, ...] = ()
-    events: tuple[Event, ...] = ()
+    #: The events, as columns (``event_columns.py``): a sequence that builds each ``Event``
+    #: on access; any sequence of events given here is converted.
+    events: Sequence[Event] = ()
     tests: tuple[TestBlock, ...] = ()
     sources: tuple[str, ...] = field(default=())
     templates: tuple[Template, ...] = ()
@@ -306,6 +310,12 @@ class Project:
     #: every face can read an instance like a declaration. Which of them exist at a standpoint
     #: is the rules' answer (``instance/3`` atoms), never this table's.
     derived: dict[str, Expectation | Task] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        from resolver.language.event_columns import EventColumns  # it imports this module
+
+        if not isinstance(self.events, EventColumns):
+            object.__setattr__(self, "events", EventColumns.from_events(self.events))
 
     def expectation(self, ident: str) -> Expectation | None:
         """The expectation or obligation with this id, if declared (or a policy instance)."""
@@ -320,15 +330,23 @@ class Project:
         return found or (derived if isinstance(derived, Task) else None)
 
     def event(self, ident: str) -> Event | None:
-        """The event with this id, if present."""
-        return self._by_id[2].get(ident)
+        """The event with this id, if present (the first, in a parsed file that repeats one)."""
+        row = self.events.position(ident)  # type: ignore[attr-defined]
+        return None if row is None else self.events[row]
+
+    def marked_events(self) -> Iterator[Event]:
+        """The events that carry a marker, in order (built for those rows only)."""
+        events = self.events
+        for row in range(len(events)):
+            if events.has_markers(row):  # type: ignore[attr-defined]
+                yield events[row]
 
     @cached_property
-    def _by_id(self) -> tuple[dict[str, Expectation], dict[str, Task], dict[str, Event]]:
-        """Ids to declarations and events, built on first use: a lookup per reason must not
-        scan the log (it made ``status --format json`` of 100k events quadratic)."""
-        tables: tuple[dict, dict, dict] = ({}, {}, {})
-        for table, items in zip(tables, (self.expectations, self.tasks, self.events), strict=True):
+    def _by_id(self) -> tuple[dict[str, Expectation], dict[str, Task]]:
+        """Ids to declarations, built on first use: a lookup per reason must not scan them (it
+        made ``status --format json`` of 100k events quadratic); events have their own index."""
+        tables: tuple[dict, dict] = ({}, {})
+        for table, items in zip(tables, (self.expectations, self.tasks), strict=True):
             for item in items:
                 table.setdefault(item.id, item)
         return tables

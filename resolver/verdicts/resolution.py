@@ -264,14 +264,13 @@ def read(
             )
         )
 
-    events = {e.id: e for e in project.events}
     outstanding_of: dict[tuple[int, int], list[str]] = defaultdict(list)
     for e, y, x in atoms.get("finding_outstanding"):
         outstanding_of[(e, y)].append(item_ids[x])
     found: dict[tuple, Finding] = {}
     for kind, e, target in atoms.get("finding"):
         event_id = facts.event_id(e)
-        event = events.get(event_id)
+        event = project.event(event_id)
         found[(kind, e, target)] = Finding(
             kind=str(kind).upper(),
             event=event_id,

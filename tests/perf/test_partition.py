@@ -3,7 +3,9 @@ byte-identical ``status --format json``, in-process, in a process pool and on a 
 
 from __future__ import annotations
 
+import gc
 import json
+import os
 import subprocess
 import sys
 from dataclasses import replace
@@ -15,6 +17,7 @@ from hypothesis import strategies as st
 
 from resolver.engine import partition
 from resolver.engine.prepared import Prepared, Standpoint
+from resolver.engine.query import Query
 from resolver.errors import Location
 from resolver.faces import json_format
 from resolver.language.loader import load
@@ -171,6 +174,89 @@ def test_process_pool_matches_one_solve():
     point = Standpoint(at, at)
     assert len(partition.groups(project)) > 1
     assert in_parts(project, point, jobs=2) == single(project, point)
+
+
+def test_key_reasons_only_in_parts_match_one_solve():
+    """``every_reason=False`` reaches every part: the key reasons and counts, as one solve."""
+    project = load([ROOT / "fixtures/release"])
+    at = parse_time("2024-08-23")
+    point = Standpoint(at, at)
+    prepared = Prepared(replace(project, derived={}))
+    one = resolve(prepared, point, Query(every_reason=False))
+    expected = json_format.render(one, prepared.project, "key")
+    fresh = replace(project, derived={})
+    parts = partition.split(fresh, 3)
+    assert len(parts) > 1
+    merged = partition.resolve_parts(fresh, point, jobs=2, parts=parts, every_reason=False)
+    assert json_format.render(merged, fresh, "key") == expected
+    assert all(x.reasons_in_all is not None for x in merged.expectations)  # counted, not read
+    assert any(x.reasons_in_all > len(x.reasons) for x in merged.expectations)
+
+
+def test_pool_solves_one_part_here_and_forks_jobs_minus_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """This process solves a part itself; the other parts go to ``jobs - 1`` workers, forked
+    with the loaded project frozen out of the collector's reach."""
+    project = load([ROOT / "fixtures/mentions"])
+    at = max(e.at for e in project.events)
+    point = Standpoint(at, at)
+    solved = partition.solve_part
+
+    def noting(project: Project, items, ask):
+        with open(tmp_path / "pids", "a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()} {gc.get_freeze_count()}\n")
+        return solved(project, items, ask)
+
+    monkeypatch.setattr(partition, "solve_part", noting)
+    parts = partition.split(project, 3)
+    assert len(parts) == 3
+    merged = json_format.render(
+        partition.resolve_parts(replace(project, derived={}), point, jobs=2, parts=parts),
+        project,
+        "all",
+    )
+    rows = [line.split() for line in (tmp_path / "pids").read_text(encoding="utf-8").splitlines()]
+    pids = [pid for pid, _ in rows]
+    assert all(int(frozen) > 0 for _, frozen in rows)  # the loaded project was frozen
+    assert len(pids) == 3  # every part once
+    assert pids.count(str(os.getpid())) == 1  # one here, two in the one worker
+    assert len(set(pids)) == 2
+    assert merged == single(project, point)
+
+
+def test_an_error_in_the_part_here_stops_the_pool(monkeypatch: pytest.MonkeyPatch):
+    project = load([ROOT / "fixtures/mentions"])
+    at = max(e.at for e in project.events)
+    here = os.getpid()
+    solved = partition.solve_part
+
+    def failing(project: Project, items, ask):
+        if os.getpid() == here:
+            raise RuntimeError("the part here failed")
+        return solved(project, items, ask)
+
+    monkeypatch.setattr(partition, "solve_part", failing)
+    with pytest.raises(RuntimeError, match="the part here failed"):
+        partition.resolve_parts(
+            project, Standpoint(at, at), jobs=2, parts=partition.split(project, 4)
+        )
+    assert gc.get_freeze_count() == 0  # thawed on the way out
+
+
+def test_pool_freezes_the_collector_only_while_it_forks():
+    project = load([ROOT / "fixtures/release"])
+    at = parse_time("2024-08-23")
+    assert gc.get_freeze_count() == 0
+    partition.resolve_parts(replace(project, derived={}), Standpoint(at, at), jobs=2)
+    assert gc.get_freeze_count() == 0  # thawed: the caller had not frozen anything
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        partition.resolve_parts(replace(project, derived={}), Standpoint(at, at), jobs=2)
+        assert gc.get_freeze_count() >= frozen  # the caller's freeze is kept
+    finally:
+        gc.unfreeze()
 
 
 def test_dask_local_cluster_matches_one_solve():
