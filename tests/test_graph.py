@@ -389,3 +389,42 @@ event c3 { channel commits seq 3 at 2024-07-05 text "unrelated" }
     assert "<script>" not in svg and "&lt;script&gt;" in svg
     assert "commits: seq 2 missing" in svg and "url(#ol-hatch)" in svg
     assert "(deadline passed)" in svg
+
+
+def test_pictures_without_candidates_read_only_the_key_reasons(capsys, monkeypatch) -> None:
+    """Without rejected candidates a picture is drawn from the key reasons alone (a cheaper
+    solve): every picture is the one drawn from every reason; the data formats and the
+    pictures with candidates still ask for every reason."""
+    from resolver.cli.main import main
+
+    history = str(Path(__file__).resolve().parents[1] / "fixtures" / "release")
+    asked: list[bool] = []
+    status = api.status
+
+    def spy(*args, every_reason: bool = True, **kwargs):
+        asked.append(every_reason)
+        return status(*args, every_reason=every_reason, **kwargs)
+
+    def every(*args, every_reason: bool = True, **kwargs):
+        return status(*args, **kwargs)
+
+    argvs = [
+        ["graph", history, "--at", at, "--format", form, *extra]
+        for at in ("2024-08-23", "2024-08-28")
+        for form in ("dot", "mermaid", "lifelines")
+        for extra in ([], ["--max-nodes", "3"])
+    ]
+    monkeypatch.setattr(api, "status", spy)
+    cheap = []
+    for argv in argvs:
+        main(argv)
+        cheap.append(capsys.readouterr().out)
+    assert asked == [False] * len(argvs)
+    main(["graph", history, "--at", "2024-08-23", "--format", "json"])
+    main(["graph", history, "--at", "2024-08-23", "--candidates"])
+    capsys.readouterr()
+    assert asked[len(argvs) :] == [True, True]
+    monkeypatch.setattr(api, "status", every)
+    for argv, picture in zip(argvs, cheap, strict=True):
+        main(argv)
+        assert capsys.readouterr().out == picture, argv

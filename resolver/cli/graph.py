@@ -82,14 +82,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Resolve, build the graph, and write it in the chosen format."""
     prepared = prepare(args)
-    resolution = api.status(prepared, args.at, args.known)
+    rejected = args.rejected or ("candidates" if args.candidates else "none")
+    # A picture without rejected candidates draws nothing the key reasons do not name; the
+    # data formats (json, graphml) and the pictures with candidates need every reason.
+    every = args.format in ("json", "graphml") or rejected != "none"
+    resolution = api.status(prepared, args.at, args.known, every_reason=every)
     graph = graphs.build(prepared, resolution, palette.sentences(prepared.project))
     if args.focus is not None:
         try:
             graph = graph_views.focus(graph, args.focus)
         except KeyError:
             raise InputError(f"--focus: no expectation or task named {args.focus!r}") from None
-    rejected = args.rejected or ("candidates" if args.candidates else "none")
     if args.format == "lifelines":  # ticks: the events a picture draws (rejected ones if asked)
         rows, note = lifelines.rows_shown(graph, args.max_nodes)  # --focus: its neighbourhood's
         if note is not None:
