@@ -6,7 +6,8 @@ decided costs one evaluation, while over atoms left to the solver it grounds a c
 possible value (measured: a `#max` for the nearest candidate grew a real history's standpoint
 from 0.5M to 2.7M ground rules). A rule whose negation closes a cycle through its own head (as
 the timeline's fold once did) leaves every verdict downstream undecided; this test finds it on
-every fixture, at three standpoints, with everything explained and with the key reasons only.
+every fixture, at three standpoints, with everything explained, with the key reasons only and
+through a gate.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 
 from resolver.engine import prepared as engine
 from resolver.engine.prepared import Prepared, Standpoint
-from resolver.engine.query import Query
+from resolver.engine.query import Gate, Query
 from resolver.language.loader import load
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -50,8 +51,12 @@ def test_the_grounder_decides_every_atom(history: str, monkeypatch) -> None:
     prepared = Prepared(load([FIXTURES / history]))
     instants = sorted({e.at for e in prepared.project.events}) or [1_720_000_000]
     for at in (instants[0], instants[len(instants) // 2], instants[-1] + LATER):
-        for query in (Query(explain_all=True), Query(every_reason=False)):
+        for query in (
+            Query(explain_all=True),
+            Query(every_reason=False),
+            Query(gate=Gate("all"), every_reason=False),
+        ):
             prepared.solve(Standpoint(at, None), query)
-    assert len(found) == 7
+    assert len(found) == 10
     for part, undecided in found:
         assert not undecided, f"{part}: {undecided[:5]}"

@@ -238,18 +238,12 @@ class Prepared:
 
         ``reasons`` (default: the query's) False leaves out the rejected candidates, which only
         reasons and explanations read; the verdicts are the same. A query that explains (or
-        gates) also gets the text linker's measurements. A gate is answered in two solves: the
-        first finds what is outstanding or unknown, the second explains just those, so that
-        the explanation rules are grounded over facts rather than over atoms the solver still
-        decides (measured: one solve grew quadratically with the candidates).
+        gates) also gets the text linker's measurements; a gate explains what it reports in the
+        same solve (rules/query/gate.lp).
         """
         asked = as_query(query)
         if reasons is not None:
             asked = replace(asked, reasons=reasons)
-        if asked.gate is not None and not asked.explain_all:
-            scope = self._solve_at(standpoint, replace(asked, reasons=False), explaining=False)
-            items = tuple(x for (x,) in scope.get("gate_outstanding") + scope.get("gate_unknown"))
-            asked = replace(asked, explain=tuple(dict.fromkeys(asked.explain + items)))
         return self._solve_at(standpoint, asked, asked.explaining)
 
     def _solve_at(self, standpoint: Standpoint, query: Query, explaining: bool) -> Atoms:

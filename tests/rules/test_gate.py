@@ -15,6 +15,7 @@ def test_every_expectation_fails_when_one_is_outstanding() -> None:
     a = standpoint(BASE + "gate_all.")
     assert a.named("gate_scope") == {f"gate_scope({x})" for x in (10, 11, 12)}
     assert a.named("gate_outstanding") == {"gate_outstanding(11)", "gate_outstanding(12)"}
+    assert a.named("explained") == {"explained(11)", "explained(12)"}, "what it reports"
     assert a.named("gate_result") == {"gate_result(fail)"}
 
 
@@ -27,6 +28,7 @@ def test_before_an_event_and_unknown_only() -> None:
     a = standpoint(BASE + "gate_before(9). unknown_because(11,gap).")
     assert a.named("gate_scope") == {"gate_scope(11)"} and a.shows("gate_unknown(11)")
     assert a.named("gate_result") == {"gate_result(unknown)"}
+    assert a.named("explained") == {"explained(11)"}, "the gate explains what it reports"
 
 
 def test_an_empty_scope_passes_and_no_gate_no_result() -> None:
