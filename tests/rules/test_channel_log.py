@@ -95,6 +95,21 @@ def test_a_gap_at_the_end_of_a_partial_block_reaches_the_next_block() -> None:
     assert standpoint(facts, now=150, known=150).shows("gap(1,3,4)")
 
 
+def test_a_gaps_end_is_a_visible_event_of_a_partial_block() -> None:
+    # Seq 19 is given twice: once at 100 (its own whole block) and once at 900, in a partial
+    # block with seq 20 at 100. At 200 only the first 19 is seen: the gap 2..18 ends at 100.
+    facts = (
+        "sblock(1,1,1,1,100,100,100,100,100). sblock(1,2,19,19,100,100,100,100,100). "
+        "sblock(1,3,19,20,900,100,900,100,900). sdetail(1,3,19,900,900). sdetail(1,3,20,100,100). "
+        "sblock_next(1,1,2). sblock_next(1,2,3)."
+    )
+    early = standpoint(facts, now=200, known=200)
+    assert early.shows("gap(1,2,18)")
+    assert early.named("gap_end") == {"gap_end(1,2,18,100)"}
+    late = standpoint(facts, now=1000, known=1000)
+    assert late.named("gap_end") == {"gap_end(1,2,18,100)", "gap_end(1,2,18,900)"}
+
+
 def _chain(*nodes: tuple[int, int]) -> str:
     """Whole one-seq blocks ``(seq, at)`` in seq order, chained by ``sblock_next``."""
     facts = ""
