@@ -181,17 +181,22 @@ def _files(value: Any, location: Location) -> tuple[str, ...]:
     """``files``: a path or a list of paths (non-empty strings); duplicates kept once."""
     if value is None:
         return ()
-    paths = [value] if isinstance(value, str) else value
-    if not isinstance(paths, list):
+    return tuple(dict.fromkeys(_name_list(value, "files", "path", location)))
+
+
+def _name_list(value: Any, field: str, noun: str, location: Location) -> list[str]:
+    """A field holding one ``noun`` (a non-empty string) or a list of them, as a list."""
+    names = [value] if isinstance(value, str) else value
+    if not isinstance(names, list):
         raise InputError(
-            f"field 'files' must be a path or a list of paths, got {_kind(value)}", location
+            f"field '{field}' must be a {noun} or a list of {noun}s, got {_kind(value)}", location
         )
-    for path in paths:
-        if not isinstance(path, str) or not path:
+    for name in names:
+        if not isinstance(name, str) or not name:
             raise InputError(
-                f"field 'files' must hold non-empty paths, got {_kind(path)}", location
+                f"field '{field}' must hold non-empty {noun}s, got {_kind(name)}", location
             )
-    return tuple(dict.fromkeys(paths))
+    return names
 
 
 def _one_line(name: str, what: str, location: Location) -> None:
@@ -240,16 +245,8 @@ def _markers(fields: dict[str, Any], location: Location) -> tuple[Marker, ...]:
         value = fields.get(kind)
         if value is None:
             continue
-        targets = [value] if isinstance(value, str) else value
-        if not isinstance(targets, list):
-            raise InputError(
-                f"field '{kind}' must be a name or a list of names, got {_kind(value)}", location
-            )
+        targets = _name_list(value, kind, "name", location)
         for target in targets:
-            if not isinstance(target, str) or not target:
-                raise InputError(
-                    f"field '{kind}' must hold non-empty names, got {_kind(target)}", location
-                )
             _one_line(target, f"field '{kind}'", location)
         markers.update(dict.fromkeys(Marker(kind, target) for target in targets))
     return tuple(markers)
