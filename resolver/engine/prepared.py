@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, cached_property
 from itertools import pairwise
 
 import clingo
@@ -20,6 +20,7 @@ import clingo
 from resolver import resources, times
 from resolver.engine.query import Query, as_query
 from resolver.facts.channel_log import CandidateLog
+from resolver.facts.rejection_blocks import RejectionBlocks
 from resolver.facts.writer import FactBase, build
 from resolver.language.model import Project
 
@@ -195,6 +196,9 @@ def _candidate_chains(core: Atoms, times_of: dict[int, tuple[int, int]]) -> str:
 #: The family of prepared atoms that only reasons and explanations read (rules/prepare/
 #: interface.lp wraps them): the rejected candidates, their channels, the events only they name.
 _REASONS_FAMILY = "for_reasons("
+#: The plain rejections with the chain each belongs to (interface.lp): unwrapped into the
+#: family above, and cut into blocks for a standpoint that shows only the key reasons.
+_BLOCKS_FAMILY = "for_blocks("
 
 
 class Prepared:
@@ -211,26 +215,50 @@ class Prepared:
         self.project = project
         self.facts: FactBase = build(project, reduce=reduce, block_size=block_size)
         solved = _solve([self.facts.declarations, self.facts.links, self.facts.events], "prepare")
-        verdict_atoms, reason_atoms = [], []
+        # The reasons family reaches a standpoint unwrapped: rejection/3, cand_channel/3, evt/4.
+        verdict_atoms, reason_atoms, plain, whole = [], [], [], []
         for atom in solved.text.split():
-            (reason_atoms if atom.startswith(_REASONS_FAMILY) else verdict_atoms).append(atom)
+            if atom.startswith(_REASONS_FAMILY):
+                inner = atom[len(_REASONS_FAMILY) : -1]
+                reason_atoms.append(inner)
+                if inner.startswith("rejection("):  # one that stays whole (interface.lp)
+                    x, e, why = inner[len("rejection(") : -1].split(",")
+                    whole.append((int(x), int(e), why))
+            elif atom.startswith(_BLOCKS_FAMILY):  # for_blocks(X,E,W,Role)
+                x, e, why, role = atom[len(_BLOCKS_FAMILY) : -1].split(",")
+                plain.append((int(x), int(e), why, role))
+                reason_atoms.append(f"rejection({x},{e},{why})")
+            else:
+                verdict_atoms.append(atom)
         #: The prepared atoms every standpoint reads (the reasons family apart).
         self.core = Atoms(" ".join(verdict_atoms), solved.ground_rules)
         self._core_text = "".join(f"{atom}.\n" for atom in verdict_atoms)
         self._reason_text = "".join(f"{atom}.\n" for atom in reason_atoms)
-        self.reason_inputs = Atoms(
-            " ".join(atom[len(_REASONS_FAMILY) : -1] for atom in reason_atoms)
-        )
+        self.reason_inputs = Atoms(" ".join(reason_atoms))
         times_of = {e: (at, rec) for e, at, rec, _ in self.core.get("evt")}
         times_of.update({e: (at, rec) for e, at, rec, _ in self.reason_inputs.get("evt")})
         self._core_text += _instant_chains(self.core, times_of)
-        #: Read only by explanations (``nearer/3``, rules/query/explain.lp): left out of a
-        #: standpoint that explains nothing, a fifth of the text its reasons would parse.
-        self._chain_text = _candidate_chains(self.reason_inputs, times_of)
+        self._times_of = times_of
         self.candidates = CandidateLog(
             ((x, c, e, *times_of[e]) for x, e, c in self.reason_inputs.get("cand_channel")),
             self.facts.channel_log.block_size,
         )
+        #: The reasons family for a standpoint that shows only the key reasons: the plain
+        #: rejections in blocks (rules/standpoint/rejection_blocks.lp).
+        self.rejections = RejectionBlocks(
+            plain,
+            whole,
+            self.reason_inputs.get("cand_channel"),
+            {e: (at, rec, a) for e, at, rec, a in self.reason_inputs.get("evt")},
+            times_of,
+        )
+
+    @cached_property
+    def _chain_text(self) -> str:
+        """Read only by explanations (``nearer/3``, rules/query/explain.lp): left out of a
+        standpoint that explains nothing, a fifth of the text its reasons would parse, and
+        written on first use."""
+        return _candidate_chains(self.reason_inputs, self._times_of)
 
     def solve(
         self, standpoint: Standpoint, query: Query | str | None = None, reasons: bool | None = None
@@ -261,8 +289,11 @@ class Prepared:
             f"now({at}).\nknown({known}).\n",
             query.facts(),
         ]
-        if query.reasons or explaining:
+        if explaining or (query.reasons and not query.key_reasons_only):
             parts.append(self._reason_text)
+        elif query.reasons:
+            parts.append(self.rejections.static_text)
+            parts.append(self.rejections.details(at, known))
         if explaining:
             parts.append(self._chain_text)
             parts.append(self.facts.links)

@@ -34,8 +34,8 @@ def test_ties_unrecorded_transitions_and_links() -> None:
         "evt(6,200,200,0). close(10,6,satisfied,state,1). evt(7,200,200,0). "
         "close(10,7,cancelled,none,6). evt(8,200,200,0). close(10,8,satisfied,state,1). "
         "evt(9,300,900,0). close(10,9,waived,none,7). explain_target(10). "
-        "evt(11,250,250,0). for_reasons(rejection(10,11,no_done_cue)). "
-        "for_reasons(cand_channel(10,11,1)). "
+        "evt(11,250,250,0). rejection(10,11,no_done_cue). "
+        "cand_channel(10,11,1). "
         "phrase_hit(10,11). names_value(10,11). names_id(10,11). done_cue(11). "
         "overlap(10,11,1,1,4). "
     )
@@ -72,19 +72,19 @@ def _candidates(*rows: str) -> str:
 
 def test_the_nearest_candidate_for_each_status() -> None:
     facts = BASE + (
-        "for_reasons(evt(6,200,200,0)). for_reasons(rejection(10,6,no_done_cue)). "
-        "for_reasons(cand_channel(10,6,1)). "
-        "for_reasons(evt(7,300,300,0)). for_reasons(rejection(10,7,no_link)). "
-        "for_reasons(cand_channel(10,7,1)). "
-        "evt(8,250,250,2). proposal(10,8,cancels). for_reasons(rejection(10,8,proposal)). "
-        "for_reasons(cand_channel(10,8,1)). "
-        "evt(9,260,260,0). below_verify(10,9,textual). for_reasons(rejection(10,9,below_verify)). "
-        "for_reasons(cand_channel(10,9,1)). "
+        "evt(6,200,200,0). rejection(10,6,no_done_cue). "
+        "cand_channel(10,6,1). "
+        "evt(7,300,300,0). rejection(10,7,no_link). "
+        "cand_channel(10,7,1). "
+        "evt(8,250,250,2). proposal(10,8,cancels). rejection(10,8,proposal). "
+        "cand_channel(10,8,1). "
+        "evt(9,260,260,0). below_verify(10,9,textual). rejection(10,9,below_verify). "
+        "cand_channel(10,9,1). "
         "evt(11,270,270,0). unconfirmed(10,11,state). "
-        "for_reasons(rejection(10,11,unconfirmed_effect)). "
-        "for_reasons(cand_channel(10,11,1)). "
-        "for_reasons(evt(12,280,280,0)). for_reasons(rejection(10,12,other_state)). "
-        "for_reasons(cand_channel(10,12,1)). "
+        "rejection(10,11,unconfirmed_effect). "
+        "cand_channel(10,11,1). "
+        "evt(12,280,280,0). rejection(10,12,other_state). "
+        "cand_channel(10,12,1). "
         "cnext(10,6,8). cnext(10,8,9). cnext(10,9,11). cnext(10,11,12). cnext(10,12,7). "
         "explain_target(10)."
     )
@@ -98,9 +98,9 @@ def test_the_nearest_candidate_for_each_status() -> None:
 
 def test_nearest_for_a_close_that_took_no_effect_and_a_reopen() -> None:
     facts = BASE + (
-        "evt(6,200,200,0). close(10,6,cancelled,none,6). for_reasons(cand_channel(10,6,1)). "
-        "evt(7,300,300,0). close(10,7,superseded,none,5). for_reasons(cand_channel(10,7,1)). "
-        "evt(8,350,350,0). reopen(10,8,contradiction). for_reasons(cand_channel(10,8,1)). "
+        "evt(6,200,200,0). close(10,6,cancelled,none,6). cand_channel(10,6,1). "
+        "evt(7,300,300,0). close(10,7,superseded,none,5). cand_channel(10,7,1). "
+        "evt(8,350,350,0). reopen(10,8,contradiction). cand_channel(10,8,1). "
         "inext(10,200,300). inext(10,300,350). cnext(10,6,7). cnext(10,7,8). explain_target(10)."
     )
     a = standpoint(facts, now=400)
@@ -118,7 +118,7 @@ def test_key_reasons_of_open_and_unknown_verdicts() -> None:
     assert standpoint(gap).shows("key_reason(10,gap,0)")
     effect = (
         BASE + "explain_target(10). evt(6,200,200,0). unconfirmed(10,6,state). "
-        "for_reasons(rejection(10,6,unconfirmed_effect))."
+        "rejection(10,6,unconfirmed_effect)."
     )
     b = standpoint(effect, now=400)
     assert b.shows("key_reason(10,unconfirmed_effect,6)") and b.shows("status(10,unknown)")
@@ -185,7 +185,7 @@ def test_task_because_names_the_obligations_that_decide() -> None:
 
 def test_authority_is_shown_for_seen_candidates() -> None:
     facts = BASE + (
-        "evt(8,250,250,2). proposal(10,8,cancels). for_reasons(rejection(10,8,proposal)). "
+        "evt(8,250,250,2). proposal(10,8,cancels). rejection(10,8,proposal). "
         "explain_authority(10,8,cancels,not_principal). explain_target(10)."
     )
     assert standpoint(facts, now=400).shows("explain_authority(10,8,cancels,not_principal)")
@@ -193,8 +193,8 @@ def test_authority_is_shown_for_seen_candidates() -> None:
 
 def test_what_an_explanation_says_of_reopens_and_unconfirmed_effects() -> None:
     reopened = BASE + (
-        "evt(6,200,200,0). close(10,6,satisfied,state,1). for_reasons(cand_channel(10,6,1)). "
-        "evt(7,300,300,0). reopen(10,7,marker). for_reasons(cand_channel(10,7,1)). "
+        "evt(6,200,200,0). close(10,6,satisfied,state,1). cand_channel(10,6,1). "
+        "evt(7,300,300,0). reopen(10,7,marker). cand_channel(10,7,1). "
         "cnext(10,6,7). inext(10,200,300). explain_target(10)."
     )
     a = standpoint(reopened, now=400)
@@ -203,10 +203,10 @@ def test_what_an_explanation_says_of_reopens_and_unconfirmed_effects() -> None:
     unseen = reopened.replace("evt(7,300,300,0)", "evt(7,300,900,0)")
     assert standpoint(unseen, now=400).shows("unrecorded(10,7)")
     missed = BASE + (
-        "evt(6,200,200,0). close(10,6,cancelled,none,6). for_reasons(cand_channel(10,6,1)). "
-        "evt(8,350,350,0). reopen(10,8,contradiction). for_reasons(cand_channel(10,8,1)). "
-        "for_reasons(evt(9,360,360,0)). for_reasons(rejection(10,9,no_link)). "
-        "for_reasons(cand_channel(10,9,1)). "
+        "evt(6,200,200,0). close(10,6,cancelled,none,6). cand_channel(10,6,1). "
+        "evt(8,350,350,0). reopen(10,8,contradiction). cand_channel(10,8,1). "
+        "evt(9,360,360,0). rejection(10,9,no_link). "
+        "cand_channel(10,9,1). "
         "inext(10,200,350). cnext(10,6,8). cnext(10,8,9). explain_target(10)."
     )
     assert standpoint(missed, now=400).shows("nearest(10,open,8)"), "only 8 bears on open"
@@ -214,10 +214,10 @@ def test_what_an_explanation_says_of_reopens_and_unconfirmed_effects() -> None:
 
 def test_an_unconfirmed_effect_is_the_nearest_satisfying_candidate() -> None:
     facts = BASE + (
-        "evt(9,260,260,0). below_verify(10,9,textual). for_reasons(rejection(10,9,below_verify)). "
-        "for_reasons(cand_channel(10,9,1)). "
+        "evt(9,260,260,0). below_verify(10,9,textual). rejection(10,9,below_verify). "
+        "cand_channel(10,9,1). "
         "evt(11,270,270,0). unconfirmed(10,11,state). "
-        "for_reasons(rejection(10,11,unconfirmed_effect)). for_reasons(cand_channel(10,11,1)). "
+        "rejection(10,11,unconfirmed_effect). cand_channel(10,11,1). "
         "cnext(10,9,11). explain_target(10)."
     )
     assert standpoint(facts, now=300).shows("nearest(10,satisfied,11)")

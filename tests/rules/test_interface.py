@@ -35,7 +35,7 @@ def test_verdict_events_reach_every_standpoint_the_rest_only_for_reasons() -> No
     assert a.shows("below_verify(10,15,textual)") and a.shows("effective(10,12,reopens)")
     assert a.shows("claim(8,claims_complete,10)") and a.shows("claim(11,reports_pending,10)")
     assert a.shows("principal_of(10,1)")
-    assert a.shows("for_reasons(rejection(10,7,no_done_cue))")
+    assert a.shows("for_blocks(10,7,no_done_cue,sat)"), "a plain rejection, shown with its chain"
 
 
 def test_policy_instances_name_their_verdict_events() -> None:
@@ -57,3 +57,33 @@ def test_only_the_interface_is_shown() -> None:
 def test_a_claim_about_a_task_reaches_every_standpoint() -> None:
     a = prepare("channel(1). task(20). event(8,1,220,220,1). marker(8,claims_complete,20).")
     assert a.shows("evt(8,220,220,1)") and a.shows("claim(8,claims_complete,20)")
+
+
+def test_plain_rejections_are_cut_into_chains_by_role() -> None:
+    a = prepare(
+        BASE + "superseded_when(10,40,41). "
+        "event(20,1,200,200,1). overlap(10,20,1,1,4). "
+        "event(21,1,210,210,1). sets(21,40,42). "
+        "event(22,2,220,220,1). overlap(10,22,1,1,4). "
+        "event(23,1,50,50,1). overlap(10,23,1,1,4). "
+        "event(15,1,280,280,0). overlap(10,15,1,1,4). done_cue(15). "
+        "event(24,1,240,240,1). sets(24,30,32). "
+        "event(14,1,270,270,0). sets(14,30,31). outcome(14,unknown). "
+        "event(16,1,290,290,0). overlap(10,16,1,1,4). done_cue(16). outcome(16,unknown). "
+        "event(17,1,300,300,0). marker(17,cancels,10). outcome(17,failed). "
+    )
+    chains = {s for s in a.shown if s.startswith("for_blocks(")}
+    assert chains == {
+        "for_blocks(10,20,no_done_cue,sat)",
+        "for_blocks(10,21,other_state,other)",
+        "for_blocks(10,22,mention_channel,static)",
+        "for_blocks(10,23,before_opening,static)",
+    }, "below verify (15, 16), contradicting (24), unconfirmed (14), proposed (17) stay whole"
+    assert a.shows("for_reasons(rejection(10,15,below_verify))")
+    assert a.shows("for_reasons(rejection(10,14,unconfirmed_effect))")
+    assert a.shows("below_verify(10,16,textual)")
+    assert any(s.startswith("for_reasons(rejection(10,16,") for s in a.shown)
+    assert a.shows("proposal(10,17,cancels)")
+    assert a.shows("for_reasons(rejection(10,17,failed_outcome))")
+    assert a.shows("for_reasons(rejection(10,24,wrong_value))")
+    assert a.shows("reopen(10,24,contradiction)")

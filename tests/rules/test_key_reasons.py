@@ -13,10 +13,7 @@ BASE = "expectation(10). opening(10,100,100). opener(10,5). evt(5,100,100,0). wo
 
 
 def _rejected(event: int, at: int, why: str = "no_done_cue") -> str:
-    return (
-        f"for_reasons(evt({event},{at},{at},0)). for_reasons(rejection(10,{event},{why})). "
-        f"for_reasons(cand_channel(10,{event},1)). "
-    )
+    return f"evt({event},{at},{at},0). rejection(10,{event},{why}). cand_channel(10,{event},1). "
 
 
 REJECTED = (
@@ -45,7 +42,7 @@ def test_a_closed_verdict_keys_the_close_not_the_nearest() -> None:
         + REJECTED
         + (
             "evt(9,450,450,0). close(10,9,satisfied,state,1). "
-            "for_reasons(cand_channel(10,9,1)). cnext(10,8,9). "
+            "cand_channel(10,9,1). cnext(10,8,9). "
             "evt(11,470,470,0). reopen(10,11,marker). inext(10,450,470). "
             "evt(12,480,480,0). close(10,12,cancelled,none,6). inext(10,470,480). "
         )
@@ -69,9 +66,9 @@ def test_a_closed_verdict_keys_the_close_not_the_nearest() -> None:
 def test_the_closing_event_s_own_reasons_are_key() -> None:
     facts = BASE + (
         "evt(9,450,450,0). close(10,9,satisfied,state,1). below_verify(10,9,textual). "
-        "for_reasons(rejection(10,9,below_verify)). for_reasons(cand_channel(10,9,1)). "
+        "rejection(10,9,below_verify). cand_channel(10,9,1). "
         "evt(13,460,460,0). below_verify(10,13,textual). "
-        "for_reasons(rejection(10,13,below_verify)). for_reasons(cand_channel(10,13,1)). "
+        "rejection(10,13,below_verify). cand_channel(10,13,1). "
     )
     a = standpoint(facts, now=500)
     assert a.shows("reason_is_key(10,below_verify,9,textual)")
@@ -80,10 +77,10 @@ def test_the_closing_event_s_own_reasons_are_key() -> None:
 
 def test_proposals_gaps_unconfirmed_effects_unsearched_and_snapshots_are_key() -> None:
     facts = BASE + (
-        "evt(7,200,200,2). proposal(10,7,cancels). for_reasons(rejection(10,7,proposal)). "
-        "for_reasons(cand_channel(10,7,1)). "
+        "evt(7,200,200,2). proposal(10,7,cancels). rejection(10,7,proposal). "
+        "cand_channel(10,7,1). "
         "evt(9,210,210,0). unconfirmed(10,9,state). "
-        "for_reasons(rejection(10,9,unconfirmed_effect)). for_reasons(cand_channel(10,9,1)). "
+        "rejection(10,9,unconfirmed_effect). cand_channel(10,9,1). "
         "declared_channel(1). declared_channel(2). work(2). tblock(1,1,50,300,50,300). "
         "sblock(1,1,1,1,50,50,50,50,50). sblock(1,2,3,3,300,300,300,300,300). "
         "sblock_next(1,1,2). "
@@ -114,7 +111,7 @@ def test_nearer_walks_the_pool_back_from_the_nearest() -> None:
         BASE
         + REJECTED
         + (
-            "evt(9,350,350,0). close(10,9,satisfied,state,1). for_reasons(cand_channel(10,9,1)). "
+            "evt(9,350,350,0). close(10,9,satisfied,state,1). cand_channel(10,9,1). "
             "cnext(10,7,9). cnext(10,9,8). explain_target(10). "
         )
     )

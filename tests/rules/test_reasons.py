@@ -15,13 +15,13 @@ def test_the_opening_reason() -> None:
 
 def test_rejections_proposals_and_doubts_of_seen_candidates() -> None:
     facts = BASE + (
-        "for_reasons(evt(6,200,200,0)). for_reasons(rejection(10,6,no_link)). "
-        "for_reasons(cand_channel(10,6,1)). "
-        "evt(7,200,200,0). proposal(10,7,cancels). for_reasons(rejection(10,7,proposal)). "
-        "evt(8,200,200,0). below_verify(10,8,textual). for_reasons(rejection(10,8,below_verify)). "
+        "evt(6,200,200,0). rejection(10,6,no_link). "
+        "cand_channel(10,6,1). "
+        "evt(7,200,200,0). proposal(10,7,cancels). rejection(10,7,proposal). "
+        "evt(8,200,200,0). below_verify(10,8,textual). rejection(10,8,below_verify). "
         "evt(9,200,200,0). unconfirmed(10,9,state). "
-        "for_reasons(rejection(10,9,unconfirmed_effect)). "
-        "for_reasons(evt(11,900,900,0)). for_reasons(rejection(10,11,no_link)). "
+        "rejection(10,9,unconfirmed_effect). "
+        "evt(11,900,900,0). rejection(10,11,no_link). "
     )
     a = standpoint(facts, now=500)
     assert a.shows("reason(10,candidate_rejected,6,no_link)")
@@ -63,8 +63,8 @@ def test_what_each_ending_marker_did() -> None:
     facts = BASE + (
         "principal_of(10,1). evt(6,200,200,1). close(10,6,cancelled,none,6). "
         "effective(10,6,cancels). evt(7,300,300,1). close(10,7,waived,none,7). "
-        "effective(10,7,waives). for_reasons(rejection(10,7,already_closed)). inext(10,200,300). "
-        "evt(8,300,300,2). proposal(10,8,supersedes). for_reasons(rejection(10,8,proposal)). "
+        "effective(10,7,waives). rejection(10,7,already_closed). inext(10,200,300). "
+        "evt(8,300,300,2). proposal(10,8,supersedes). rejection(10,8,proposal). "
     )
     a = standpoint(facts, now=500)
     assert a.shows("ending_outcome(10,6,cancels,closed)")

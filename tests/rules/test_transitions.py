@@ -92,5 +92,5 @@ def test_every_other_candidate_is_rejected_with_its_most_specific_reason() -> No
 
 def test_static_rejections_are_rejections() -> None:
     a = prepare(BASE + "event(6,2,200,200,1). sets(6,30,31). event(7,1,50,50,1). sets(7,30,31).")
-    assert a.shows("for_reasons(rejection(10,6,mention_channel))")
-    assert a.shows("for_reasons(rejection(10,7,before_opening))")
+    assert a.shows("for_blocks(10,6,mention_channel,static)")
+    assert a.shows("for_blocks(10,7,before_opening,static)")
