@@ -13,9 +13,11 @@ plain path that ``tests/test_reduction.py`` compares with.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 
 from resolver.language.event_columns import NO_SEQ
 
@@ -158,12 +160,63 @@ def _seq_runs(rows: list[tuple[int, int, int]], size: int) -> Iterable[list[tupl
         yield run
 
 
+class TimeChain:
+    """Rows in ``at`` order, cut afresh for each standpoint ``(T, K)`` into a few blocks.
+
+    The longest prefix whose rows all have ``at <= T`` and ``recorded <= K`` is one block seen
+    whole; the rows after it with ``at <= T`` are one or two detailed blocks (late records: their
+    rows are given one by one), except a run all recorded after ``K``, which is one unseen block;
+    the rows with ``at > T`` are one unseen block. So a chain costs a standpoint a few facts and
+    its late records, however long it is. The rules judge every block from its bounds alone, so
+    the cut decides nothing: a wrong cut has no answer (a partial block without its rows).
+    """
+
+    __slots__ = ("_prefix_max", "_prefix_min", "_suffix_max", "_suffix_min", "ats", "recs")
+
+    def __init__(self, ats: Sequence[int], recs: Sequence[int]) -> None:
+        self.ats = tuple(ats)
+        self.recs = tuple(recs)
+        self._prefix_max = tuple(accumulate(self.recs, max))
+        self._prefix_min = tuple(accumulate(self.recs, min))
+        self._suffix_min = tuple(accumulate(reversed(self.recs), min))[::-1]
+        self._suffix_max = tuple(accumulate(reversed(self.recs), max))[::-1]
+
+    def cut(self, at: int, known: int) -> list[tuple[int, int, bool]]:
+        """``(start, stop, detailed)`` for each block of rows ``start`` to ``stop - 1``."""
+        count = len(self.ats)
+        seen_at = bisect_right(self.ats, at)  # the rows with at <= T
+        whole = min(seen_at, bisect_right(self._prefix_max, known))
+        blocks = [(0, whole, False)] if whole else []
+        if seen_at > whole:
+            known_at = min(seen_at, max(whole, bisect_right(self.ats, known)))
+            if known_at > whole:
+                blocks.append((whole, known_at, True))
+            if seen_at > known_at:  # at > K: unseen unless recorded before it happened
+                blocks.append((known_at, seen_at, min(self.recs[known_at:seen_at]) <= known))
+        if count > seen_at:
+            blocks.append((seen_at, count, False))
+        return blocks
+
+    def bounds(self, start: int, stop: int) -> tuple[int, int, int, int]:
+        """``(at_min, at_max, rec_min, rec_max)`` of rows ``start`` to ``stop - 1``."""
+        if start == 0:
+            rec_min, rec_max = self._prefix_min[stop - 1], self._prefix_max[stop - 1]
+        elif stop == len(self.recs):
+            rec_min, rec_max = self._suffix_min[start], self._suffix_max[start]
+        else:
+            recs = self.recs[start:stop]
+            rec_min, rec_max = min(recs), max(recs)
+        return self.ats[start], self.ats[stop - 1], rec_min, rec_max
+
+
 class CandidateLog:
     """Each expectation's candidates per channel in blocks, for the footprint's candidate count.
 
     The count of visible candidates is all a verdict needs of the (many) candidates that make no
     transition; blocks give it without reading every candidate at every standpoint, exactly as
-    for the channel log (``rules/standpoint/channel_log.lp``).
+    for the channel log (``rules/standpoint/channel_log.lp``). With ``block_size`` 1 (the plain
+    path) every candidate is a block of its own; else each ``(X, C)`` is a :class:`TimeChain`,
+    cut for each standpoint.
     """
 
     def __init__(
@@ -172,28 +225,35 @@ class CandidateLog:
         groups: dict[tuple[int, int], list[tuple[int, int, int]]] = defaultdict(list)
         for x, channel, event, at, rec in entries:
             groups[(x, channel)].append((at, rec, event))
-        self._blocks: list[tuple[int, int, int, int, int, tuple[tuple[int, int, int], ...]]] = []
+        self._plain = block_size == 1
+        self._chains: list[tuple[int, int, TimeChain, tuple[int, ...]]] = []
         lines = []
         for (x, channel), rows in sorted(groups.items()):
             rows.sort()
-            for start in range(0, len(rows), block_size):
-                chunk = rows[start : start + block_size]
-                number = len(self._blocks) + 1
-                at_min, at_max = chunk[0][0], chunk[-1][0]
-                rec_min, rec_max = min(r for _, r, _ in chunk), max(r for _, r, _ in chunk)
-                self._blocks.append((number, at_min, at_max, rec_min, rec_max, tuple(chunk)))
-                lines.append(
-                    f"cblock({x},{channel},{number},{len(chunk)},{at_min},{at_max},"
-                    f"{rec_min},{rec_max})."
-                )
+            if not self._plain:
+                chain = TimeChain([a for a, _, _ in rows], [r for _, r, _ in rows])
+                self._chains.append((x, channel, chain, tuple(e for _, _, e in rows)))
+                continue
+            for at, rec, _ in rows:
+                number = len(lines) + 1
+                lines.append(f"cblock({x},{channel},{number},1,{at},{at},{rec},{rec}).")
         self.static_text = "\n".join(lines) + "\n"
 
     def details(self, at: int, known: int) -> str:
-        """Facts for the candidates of every block that straddles ``(at, known)``."""
+        """The blocks of every chain cut for ``(at, known)``, and the rows of the detailed ones."""
         lines = []
-        for number, at_min, at_max, rec_min, rec_max, rows in self._blocks:
-            whole = at_max <= at and rec_max <= known
-            none = at_min > at or rec_min > known
-            if not whole and not none:
-                lines.extend(f"cdetail({number},{e},{a},{r})." for a, r, e in rows)
+        number = 0
+        for x, channel, chain, events in self._chains:
+            for start, stop, detailed in chain.cut(at, known):
+                number += 1
+                at_min, at_max, rec_min, rec_max = chain.bounds(start, stop)
+                lines.append(
+                    f"cblock({x},{channel},{number},{stop - start},{at_min},{at_max},"
+                    f"{rec_min},{rec_max})."
+                )
+                if detailed:
+                    lines.extend(
+                        f"cdetail({number},{events[i]},{chain.ats[i]},{chain.recs[i]})."
+                        for i in range(start, stop)
+                    )
         return "\n".join(lines) + "\n"

@@ -5,46 +5,21 @@ standpoint with reasons parses and grounds: at 10k events four in five of its fa
 prints only the key reasons needs of them just a count and, per role, the latest one seen (the
 nearest candidate), so ``rules/standpoint/rejection_blocks.lp`` reads them in blocks. The
 prepare part says which rejections go into blocks and along which chain
-(``for_blocks(reject_chain(X, E, Role))``, ``rules/prepare/interface.lp``); everything else of
-the reasons family passes through unchanged.
+(``for_blocks(X, E, Why, Role)``, ``rules/prepare/interface.lp``); everything else of the
+reasons family passes through unchanged.
 
-The blocks are cut for each standpoint ``(T, K)``, in ``(at, event)`` order along a chain: the
-longest prefix whose members all have ``at <= T`` and ``recorded <= K``, then the members up to
-the last with ``at <= T`` (with every member's atoms: some are recorded after ``K``), then the
-rest. Each block carries its bounds, and the rules judge it whole, partial or unseen from them
-alone, exactly as for the channel log (:mod:`resolver.facts.channel_log`); cutting decides
-nothing. A chain then costs a standpoint a few facts, however long it is: two bisections here,
-and the late records of its open middle.
+Each chain is a :class:`~resolver.facts.channel_log.TimeChain` in ``(at, event)`` order, cut
+afresh for each standpoint: of the block seen whole only its latest member comes with its atoms,
+of a detailed block (late records) every member, of an unseen one none. The rules judge every
+block from its bounds alone, so the cut decides nothing.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from itertools import accumulate
 
-
-@dataclass(frozen=True)
-class _Chain:
-    """One expectation's rejections of one role, in ``(at, event)`` order."""
-
-    x: int
-    events: tuple[int, ...]
-    ats: tuple[int, ...]
-    recs: tuple[int, ...]
-    #: ``prefix_rec_max[i]``: the latest ``recorded`` among the first ``i + 1`` members (the
-    #: prefix seen whole at ``K`` ends where it exceeds ``K``: a bisection).
-    prefix_rec_max: tuple[int, ...]
-
-    def block(self, number: int, start: int, stop: int) -> str:
-        """The summary of members ``start`` to ``stop - 1`` as block ``number``."""
-        recs = self.recs[start:stop]
-        return (
-            f"rblock({self.x},{number},{stop - start},{self.ats[start]},{self.ats[stop - 1]},"
-            f"{min(recs)},{max(recs)})."
-        )
+from resolver.facts.channel_log import TimeChain
 
 
 class RejectionBlocks:
@@ -83,19 +58,11 @@ class RejectionBlocks:
         lines.extend(self._event(e) for e in sorted(named_by_rest) if e in family_events)
         #: The facts of the family that every key-reasons standpoint reads whole.
         self.static_text = "\n".join(lines) + "\n" if lines else ""
-        self._chains: list[_Chain] = []
+        self._chains: list[tuple[int, TimeChain, tuple[int, ...]]] = []
         for (x, _role), found in sorted(rows.items()):
             found.sort()
-            recs = tuple(times_of[e][1] for _, e in found)
-            self._chains.append(
-                _Chain(
-                    x=x,
-                    events=tuple(e for _, e in found),
-                    ats=tuple(at for at, _ in found),
-                    recs=recs,
-                    prefix_rec_max=tuple(accumulate(recs, max)),
-                )
-            )
+            chain = TimeChain([at for at, _ in found], [times_of[e][1] for _, e in found])
+            self._chains.append((x, chain, tuple(e for _, e in found)))
 
     def _event(self, e: int) -> str:
         at, rec, actor = self._events[e]
@@ -112,24 +79,20 @@ class RejectionBlocks:
         return text
 
     def details(self, at: int, known: int) -> str:
-        """The blocks of every chain, cut for the standpoint ``(at, known)``."""
+        """The blocks of every chain cut for ``(at, known)``: of a block seen whole its latest
+        member (the latest seen of the chain), of a detailed one every member."""
         lines: list[str] = []
         number = 0
-        for chain in self._chains:
-            seen_at = bisect_right(chain.ats, at)  # the members with at <= T
-            whole = min(seen_at, bisect_right(chain.prefix_rec_max, known))
-            if whole:  # seen whole: its latest member is the latest seen of the chain
+        for x, chain, events in self._chains:
+            for start, stop, detailed in chain.cut(at, known):
                 number += 1
-                lines.append(chain.block(number, 0, whole))
-                lines.append(self._member(number, chain.x, chain.events[whole - 1]))
-            if seen_at > whole:  # at <= T, some recorded after K: every member comes
-                number += 1
-                lines.append(chain.block(number, whole, seen_at))
-                lines.append(f"rb_detailed({number}).")
-                lines.extend(
-                    self._member(number, chain.x, chain.events[i]) for i in range(whole, seen_at)
+                at_min, at_max, rec_min, rec_max = chain.bounds(start, stop)
+                lines.append(
+                    f"rblock({x},{number},{stop - start},{at_min},{at_max},{rec_min},{rec_max})."
                 )
-            if len(chain.events) > seen_at:  # at > T: unseen
-                number += 1
-                lines.append(chain.block(number, seen_at, len(chain.events)))
+                if detailed:
+                    lines.append(f"rb_detailed({number}).")
+                    lines.extend(self._member(number, x, events[i]) for i in range(start, stop))
+                elif at_max <= at and rec_max <= known:
+                    lines.append(self._member(number, x, events[stop - 1]))
         return "\n".join(lines) + "\n" if lines else ""

@@ -1,0 +1,53 @@
+"""A TimeChain cut at a standpoint: a few blocks that the rules can judge from their bounds.
+
+Every row lies in exactly one block, in order; a block that is not detailed is wholly seen or
+wholly unseen at ``(T, K)`` (the rules' constraint has no answer for a partial block without its
+rows); the cut gives one block seen whole at most, and details only rows with ``at <= T``.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from resolver.facts.channel_log import TimeChain
+
+ROWS = st.lists(st.tuples(st.integers(0, 30), st.integers(-5, 10)), min_size=0, max_size=40).map(
+    lambda rows: sorted((at, at + late) for at, late in rows)
+)
+
+
+@given(ROWS, st.integers(-2, 35), st.integers(-2, 45))
+def test_a_cut_covers_the_rows_with_blocks_the_rules_can_judge(rows, at, known) -> None:
+    chain = TimeChain([a for a, _ in rows], [r for _, r in rows])
+    blocks = chain.cut(at, known)
+    assert [i for start, stop, _ in blocks for i in range(start, stop)] == list(range(len(rows)))
+    seen_whole = 0
+    for start, stop, detailed in blocks:
+        assert start < stop
+        part = rows[start:stop]
+        assert chain.bounds(start, stop) == (
+            min(a for a, _ in part),
+            max(a for a, _ in part),
+            min(r for _, r in part),
+            max(r for _, r in part),
+        )
+        visible = [a <= at and r <= known for a, r in part]
+        if detailed:
+            assert all(a <= at for a, _ in part), "only rows up to T are ever detailed"
+        else:
+            assert all(visible) or not any(visible), (start, stop)
+            at_min, at_max, rec_min, rec_max = chain.bounds(start, stop)
+            whole = at_max <= at and rec_max <= known
+            none = at_min > at or rec_min > known
+            assert whole or none, "the rules would find this block partial"
+            seen_whole += whole
+    assert seen_whole <= 1
+
+
+def test_known_latest_cuts_a_chain_into_at_most_two_blocks() -> None:
+    chain = TimeChain(range(100), [a + 2 for a in range(100)])
+    assert chain.cut(50, 10**6) == [(0, 51, False), (51, 100, False)]
+    # Known before T: the rows recorded after K but happened before it are detailed; those
+    # that happened after K (and were recorded after it) are one unseen block.
+    assert chain.cut(50, 40) == [(0, 39, False), (39, 41, True), (41, 51, False), (51, 100, False)]
