@@ -243,14 +243,18 @@ class Prepared:
             ((x, c, e, *times_of[e]) for x, e, c in self.reason_inputs.get("cand_channel")),
             self.facts.channel_log.block_size,
         )
-        #: The reasons family for a standpoint that shows only the key reasons: the plain
-        #: rejections in blocks (rules/standpoint/rejection_blocks.lp).
-        self.rejections = RejectionBlocks(
-            plain,
-            whole,
+        self._plain, self._whole = plain, whole
+
+    @cached_property
+    def rejections(self) -> RejectionBlocks:
+        """The reasons family for a standpoint that shows only the key reasons: the plain
+        rejections in blocks (rules/standpoint/rejection_blocks.lp), built on first use."""
+        return RejectionBlocks(
+            self._plain,
+            self._whole,
             self.reason_inputs.get("cand_channel"),
             {e: (at, rec, a) for e, at, rec, a in self.reason_inputs.get("evt")},
-            times_of,
+            self._times_of,
         )
 
     @cached_property
