@@ -68,8 +68,10 @@ class Query:
 
     @property
     def explaining(self) -> bool:
-        """True when the solve derives explanations (it then needs the linker's measurements)."""
-        return bool(self.explain or self.explain_all or self.gate is not None)
+        """True when the solve derives whole explanations (it then needs the linker's
+        measurements and every rejected candidate). A gate is not one: it asks only each
+        reported item's key reason (``keyed/1``, rules/query/gate.lp)."""
+        return bool(self.explain or self.explain_all)
 
     @property
     def key_reasons_only(self) -> bool:

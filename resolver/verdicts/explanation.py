@@ -160,8 +160,10 @@ def explain(
 def key_reason_of(prepared: Prepared, resolution: Resolution, ident: str) -> Node:
     """The one step saying why an item has its status (``key_reason`` atom, ``explain.lp``),
     a ``key_reason`` node to phrase (``resolver.faces.explanation_text.line``)."""
-    view = explained(prepared, resolution, ident)
     expectation = prepared.project.expectation(ident)
+    view = View(prepared, resolution)
+    if expectation is None or not view.rows("key_reason", item_number(prepared, ident)):
+        view = explained(prepared, resolution, ident)  # not keyed by this solve (no gate)
     if expectation is not None:
         return key_node(view, expectation)
     task = prepared.project.task(ident)

@@ -15,7 +15,9 @@ def test_every_expectation_fails_when_one_is_outstanding() -> None:
     a = standpoint(BASE + "gate_all.")
     assert a.named("gate_scope") == {f"gate_scope({x})" for x in (10, 11, 12)}
     assert a.named("gate_outstanding") == {"gate_outstanding(11)", "gate_outstanding(12)"}
-    assert a.named("explained") == {"explained(11)", "explained(12)"}, "what it reports"
+    assert a.named("keyed") == {"keyed(11)", "keyed(12)"}, "what it reports gets its key reason"
+    assert a.shows("key_reason(11,no_candidate,0)") and a.shows("key_reason(12,not_opened,0)")
+    assert not a.named("explained"), "a key reason, not a whole explanation"
     assert a.named("gate_result") == {"gate_result(fail)"}
 
 
@@ -28,7 +30,8 @@ def test_before_an_event_and_unknown_only() -> None:
     a = standpoint(BASE + "gate_before(9). unknown_because(11,gap).")
     assert a.named("gate_scope") == {"gate_scope(11)"} and a.shows("gate_unknown(11)")
     assert a.named("gate_result") == {"gate_result(unknown)"}
-    assert a.named("explained") == {"explained(11)"}, "the gate explains what it reports"
+    assert a.named("keyed") == {"keyed(11)"}, "the gate keys what it reports"
+    assert a.shows("key_reason(11,gap,0)")
 
 
 def test_an_empty_scope_passes_and_no_gate_no_result() -> None:
