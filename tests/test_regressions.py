@@ -96,7 +96,7 @@ def test_check_grounds_a_small_multiple_of_status(tmp_path) -> None:
     assert gate.ground_rules <= 3 * status.ground_rules
 
 
-def test_check_on_the_release_fixture_reports_the_owed_backups(release) -> None:
+def test_check_on_the_release_fixture_reports_the_owed_backups(release, monkeypatch) -> None:
     from resolver.cli.check import gate_facts
     from resolver.verdicts.resolution import resolve
 
@@ -104,7 +104,12 @@ def test_check_on_the_release_fixture_reports_the_owed_backups(release) -> None:
     resolution = resolve(release, point, gate_facts(release, None, "release-024"))
     outstanding = {release.facts.item_id(x) for (x,) in resolution.atoms.get("gate_outstanding")}
     assert outstanding == {"intent-401"}
-    # The gate's items are explained in the same answer: no solve per item.
+    # The gate's items get their key reasons in the same answer: no solve per item.
     codes = {str(code) for _, code, _ in resolution.atoms.get("key_reason")}
     assert codes == {"nearest"}
+
+    def no_more_solves(*_args, **_kwargs):
+        raise AssertionError("a key reason of a gate's item solved again")
+
+    monkeypatch.setattr(type(release), "solve", no_more_solves)
     assert "nearest candidate commit-116" in line(key_reason_of(release, resolution, "intent-401"))
