@@ -9,9 +9,9 @@ prepare part says which rejections go into blocks and along which chain
 reasons family passes through unchanged.
 
 Each chain is a :class:`~resolver.facts.channel_log.TimeChain` in ``(at, event)`` order, cut
-afresh for each standpoint: of the block seen whole only its latest member comes with its atoms,
-of a detailed block (late records) every member, of an unseen one none. The rules judge every
-block from its bounds alone, so the cut decides nothing.
+afresh for each standpoint: of a detailed block (late records) every member comes with its atoms,
+of any other block only its latest. The rules judge every block from its bounds alone, so the
+cut decides nothing.
 """
 
 from __future__ import annotations
@@ -79,8 +79,8 @@ class RejectionBlocks:
         return text
 
     def details(self, at: int, known: int) -> str:
-        """The blocks of every chain cut for ``(at, known)``: of a block seen whole its latest
-        member (the latest seen of the chain), of a detailed one every member."""
+        """The blocks of every chain cut for ``(at, known)``: of a detailed block every member,
+        of any other its latest (the latest seen of the chain, when the block is seen)."""
         lines: list[str] = []
         number = 0
         for x, chain, events in self._chains:
@@ -93,6 +93,6 @@ class RejectionBlocks:
                 if detailed:
                     lines.append(f"rb_detailed({number}).")
                     lines.extend(self._member(number, x, events[i]) for i in range(start, stop))
-                elif at_max <= at and rec_max <= known:
+                else:  # the rules judge it seen whole or unseen; either way its latest suffices
                     lines.append(self._member(number, x, events[stop - 1]))
         return "\n".join(lines) + "\n" if lines else ""

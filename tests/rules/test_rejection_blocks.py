@@ -50,18 +50,25 @@ def test_a_partial_block_counts_only_its_visible_members() -> None:
 
 
 def test_an_unseen_block_counts_nothing() -> None:
-    a = standpoint(BASE + "rblock(10,1,2,600,700,600,700). ", now=500, known=1000)
+    unseen = BASE + "rblock(10,1,2,600,700,600,700). " + _member(1, 9, 700)
+    a = standpoint(unseen, now=500, known=1000)
     assert a.has("rb_none(1)")
     assert not any(atom.startswith("rb_seen(") for atom in a.every)
     assert a.shows("reason_count(10,1)")
-    late = standpoint(BASE + "rblock(10,1,2,200,300,600,700). ", now=500, known=500)
-    assert late.has("rb_none(1)"), "recorded after K: unseen"
+    late = BASE + "rblock(10,1,2,200,300,600,700). " + _member(1, 9, 300, 700)
+    assert standpoint(late, now=500, known=500).has("rb_none(1)"), "recorded after K: unseen"
 
 
 def test_a_partial_block_without_its_members_has_no_answer() -> None:
+    block = BASE + "rblock(10,1,2,200,400,200,900). " + _member(1, 8, 400)
     with pytest.raises(AssertionError, match="no answer"):
-        standpoint(BASE + "rblock(10,1,2,200,400,200,900). ", now=500, known=500)
-    standpoint(BASE + "rblock(10,1,2,200,400,200,900). rb_detailed(1). ", now=500, known=500)
+        standpoint(block, now=500, known=500)
+    standpoint(block + "rb_detailed(1). ", now=500, known=500)
+
+
+def test_a_block_without_a_member_has_no_answer() -> None:
+    with pytest.raises(AssertionError, match="no answer"):
+        standpoint(BASE + "rblock(10,1,2,200,300,200,300). ", now=500)
 
 
 def test_before_the_opening_is_seen_no_block_counts() -> None:
