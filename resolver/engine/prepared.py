@@ -232,12 +232,10 @@ class Prepared:
                 verdict_atoms.append(atom)
         #: The prepared atoms every standpoint reads (the reasons family apart).
         self.core = Atoms(" ".join(verdict_atoms), solved.ground_rules)
-        self._core_text = "".join(f"{atom}.\n" for atom in verdict_atoms)
-        self._reason_text = "".join(f"{atom}.\n" for atom in reason_atoms)
         self.reason_inputs = Atoms(" ".join(reason_atoms))
         times_of = {e: (at, rec) for e, at, rec, _ in self.core.get("evt")}
         times_of.update({e: (at, rec) for e, at, rec, _ in self.reason_inputs.get("evt")})
-        self._core_text += _instant_chains(self.core, times_of)
+        self._core_text = self.core.facts() + _instant_chains(self.core, times_of)
         self._times_of = times_of
         self.candidates = CandidateLog(
             ((x, c, e, *times_of[e]) for x, e, c in self.reason_inputs.get("cand_channel")),
@@ -256,6 +254,12 @@ class Prepared:
             {e: (at, rec, a) for e, at, rec, a in self.reason_inputs.get("evt")},
             self._times_of,
         )
+
+    @cached_property
+    def _reason_text(self) -> str:
+        """The whole reasons family as facts, for a standpoint that reads every reason or
+        explains; written on first use (a key-reasons standpoint reads :attr:`rejections`)."""
+        return self.reason_inputs.facts()
 
     @cached_property
     def _chain_text(self) -> str:

@@ -42,6 +42,8 @@ class ChannelLog:
     def __init__(
         self, entries: Iterable[tuple[int, int | None, int, int]], block_size: int = 1
     ) -> None:
+        if block_size < 1:
+            raise ValueError("block_size must be at least 1")
         by_time: dict[int, list[tuple[int, int]]] = defaultdict(list)
         by_seq: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
         for channel, seq, at, rec in entries:
@@ -61,15 +63,8 @@ class ChannelLog:
     ) -> ChannelLog:
         """The log of parallel columns (one row per event; ``seq`` is ``NO_SEQ`` when absent),
         as the event columns hold them: the same log as the entries of those rows."""
-        by_time: dict[int, list[tuple[int, int]]] = defaultdict(list)
-        by_seq: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
-        for channel, seq, at, rec in zip(channels, seqs, ats, recs, strict=True):
-            by_time[channel].append((at, rec))
-            if seq != NO_SEQ:
-                by_seq[channel].append((seq, at, rec))
-        log = cls.__new__(cls)
-        log._build(by_time, by_seq, block_size)
-        return log
+        rows = zip(channels, seqs, ats, recs, strict=True)
+        return cls(((c, None if s == NO_SEQ else s, a, r) for c, s, a, r in rows), block_size)
 
     def _build(
         self,
@@ -77,8 +72,6 @@ class ChannelLog:
         by_seq: dict[int, list[tuple[int, int, int]]],
         block_size: int,
     ) -> None:
-        if block_size < 1:
-            raise ValueError("block_size must be at least 1")
         self.block_size = block_size
         self._time_blocks: list[_Block] = []
         self._seq_blocks: list[_Block] = []
