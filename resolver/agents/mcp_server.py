@@ -165,7 +165,7 @@ def build(paths: Sequence[str | Path], log: str | Path | None = None) -> MCPServ
             raise InputError(f"why_not must be one of {', '.join(WHY_NOT_STATUSES)}")
         point = api.standpoint(at, known)
         word = why_not.lower() if why_not else None
-        resolution = resolve(prepared, point, query_facts(prepared, [id], word))
+        resolution = resolve(prepared, point, query_facts(prepared, [id], word, every_reason=False))
         return to_document(explain(prepared, resolution, id, word), id, point)
 
     explain_tool.__name__ = "explain"

@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     point = standpoint(args)
     if args.why_not and prepared.project.task(args.id) is not None:
         raise InputError(f"--why-not applies to expectations; '{args.id}' is a task")
-    facts = query_facts(prepared, [args.id], args.why_not)
+    facts = query_facts(prepared, [args.id], args.why_not, every_reason=False)
     facts += api.snapshot_facts(prepared, args.snapshot)
     resolution = resolve(prepared, point, facts)
     tree = explain(prepared, resolution, args.id, args.why_not)

@@ -20,6 +20,7 @@ import clingo
 from resolver import resources, times
 from resolver.engine.query import Query, as_query
 from resolver.facts.channel_log import CandidateLog
+from resolver.facts.item_inputs import ItemInputs
 from resolver.facts.rejection_blocks import RejectionBlocks
 from resolver.facts.writer import FactBase, build
 from resolver.language.model import Project
@@ -160,10 +161,11 @@ class Standpoint:
 
 
 def _instant_chains(core: Atoms, times_of: dict[int, tuple[int, int]]) -> str:
-    """``inext(X, I, I2)``: consecutive instants at which X has a potential transition.
+    """``inext(X, I, I2)``: consecutive instants at which X has a potential transition, and
+    ``onext(O1, O2)``: consecutive opening instants.
 
-    The timeline rules walk this sorted chain to find each step's predecessor in linear time (a
-    ``#max`` over earlier steps would ground quadratically in the steps of one expectation).
+    The rules walk these sorted chains to find each step's predecessor in linear time (a
+    ``#max`` over earlier steps, or a comparison of every pair, grounds quadratically).
     """
     instants: dict[int, set[int]] = {}
     for args in core.get("close"):
@@ -174,22 +176,10 @@ def _instant_chains(core: Atoms, times_of: dict[int, tuple[int, int]]) -> str:
     for x, found in instants.items():
         ordered = sorted(found)
         lines.extend(f"inext({x},{a},{b})." for a, b in pairwise(ordered))
-    return "\n".join(lines) + "\n" if lines else ""
-
-
-def _candidate_chains(core: Atoms, times_of: dict[int, tuple[int, int]]) -> str:
-    """``cnext(X, E, F)``: X's candidates in ``(at, event number)`` order, each to the next.
-
-    ``rules/query/explain.lp`` walks this chain from the nearest candidate to the next nearer
-    ones (``nearer/3``), in time linear in the candidates.
-    """
-    chains: dict[int, list[tuple[int, int]]] = {}
-    for x, e, _ in core.get("cand_channel"):
-        chains.setdefault(x, []).append((times_of[e][0], e))
-    lines = []
-    for x, found in chains.items():
-        ordered = sorted(found)
-        lines.extend(f"cnext({x},{a[1]},{b[1]})." for a, b in pairwise(ordered))
+    # onext(O1, O2): the distinct opening instants of every item in order, which the first
+    # relevant gap of each opening is found along (rules/standpoint/absence.lp).
+    openings = sorted({args[1] for args in core.get("opening")})
+    lines.extend(f"onext({a},{b})." for a, b in pairwise(openings))
     return "\n".join(lines) + "\n" if lines else ""
 
 
@@ -262,11 +252,16 @@ class Prepared:
         return self.reason_inputs.facts()
 
     @cached_property
+    def _item_inputs(self) -> ItemInputs:
+        """The candidate chains and links, by item: read only by explanations (``nearer/3``
+        and ``link/3``, rules/query/explain.lp), so left out of a standpoint that explains
+        nothing, and built on first use."""
+        return ItemInputs(self.reason_inputs.get("cand_channel"), self._times_of, self.facts.links)
+
+    @cached_property
     def _chain_text(self) -> str:
-        """Read only by explanations (``nearer/3``, rules/query/explain.lp): left out of a
-        standpoint that explains nothing, a fifth of the text its reasons would parse, and
-        written on first use."""
-        return _candidate_chains(self.reason_inputs, self._times_of)
+        """Every item's candidate chain: a fifth of the text the whole reasons would parse."""
+        return self._item_inputs.chain_text()
 
     def solve(
         self, standpoint: Standpoint, query: Query | str | None = None, reasons: bool | None = None
@@ -297,12 +292,19 @@ class Prepared:
             f"now({at}).\nknown({known}).\n",
             query.facts(),
         ]
-        if explaining or (query.reasons and not query.key_reasons_only):
-            parts.append(self._reason_text)
-        elif query.reasons:
+        if query.key_reasons_only and not query.explain_all:
+            # Every reason only for the items explained (whole_reasons/1, key_reasons.lp); the
+            # others' plain rejections in blocks. A task explained has no rejections of its own.
+            items = frozenset(query.explain) if explaining else frozenset()
             parts.append(self.rejections.static_text)
-            parts.append(self.rejections.details(at, known))
-        if explaining:
-            parts.append(self._chain_text)
-            parts.append(self.facts.links)
+            parts.append(self.rejections.details(at, known, items))
+            if explaining:
+                parts.append(self._item_inputs.chain_text(items))
+                parts.append(self._item_inputs.links_text(items))
+        else:
+            if explaining or query.reasons:
+                parts.append(self._reason_text)
+            if explaining:
+                parts.append(self._chain_text)
+                parts.append(self.facts.links)
         return _solve(parts, "standpoint")

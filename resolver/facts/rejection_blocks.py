@@ -70,7 +70,11 @@ class RejectionBlocks:
 
     def _member(self, number: int, x: int, e: int) -> str:
         """Block member ``e`` of ``x``: its rejection, channel and (family) event."""
-        text = f"rmember({number},{e}). rejection({x},{e},{self._why[(x, e)]})."
+        return f"rmember({number},{e}). " + self._rejection(x, e)
+
+    def _rejection(self, x: int, e: int) -> str:
+        """Plain rejection ``(x, e)`` as the whole family has it: rejection, channel, event."""
+        text = f"rejection({x},{e},{self._why[(x, e)]})."
         channel = self._channel.get((x, e))
         if channel is not None:
             text += f" cand_channel({x},{e},{channel})."
@@ -78,12 +82,17 @@ class RejectionBlocks:
             text += " " + self._event(e)
         return text
 
-    def details(self, at: int, known: int) -> str:
+    def details(self, at: int, known: int, whole: frozenset[int] = frozenset()) -> str:
         """The blocks of every chain cut for ``(at, known)``: of a detailed block every member,
-        of any other its latest (the latest seen of the chain, when the block is seen)."""
+        of any other its latest (the latest seen of the chain, when the block is seen). The
+        plain rejections of the items in ``whole`` (those a query explains, whose every reason
+        is shown: ``whole_reasons/1``, key_reasons.lp) come one by one instead, in no block."""
         lines: list[str] = []
         number = 0
         for x, chain, events in self._chains:
+            if x in whole:
+                lines.extend(self._rejection(x, e) for e in events)
+                continue
             for start, stop, detailed in chain.cut(at, known):
                 number += 1
                 at_min, at_max, rec_min, rec_max = chain.bounds(start, stop)

@@ -215,9 +215,12 @@ def read(
     doubts = per_item("doubt")
     # Without reasons the rejected candidates were left out, so reasons would be partial.
     keys = per_item("reason_is_key") if with_reasons else {}
-    reasons = per_item("reason") if with_reasons and not key_only else keys
-    examined = per_item("examined") if with_reasons and not key_only else {}
-    counted = {x: n for x, n in atoms.get("reason_count")} if key_only else None
+    shown_reasons = per_item("reason") if with_reasons else {}
+    examined = per_item("examined") if with_reasons else {}
+    # Key reasons only: an item's reasons are its key ones and a count, unless the query
+    # explains it (whole_reasons/1, rules/standpoint/key_reasons.lp: then every one is shown).
+    whole = {x for (x,) in atoms.get("whole_reasons")} if key_only else None
+    counted = {x: n for x, n in atoms.get("reason_count")} if key_only else {}
 
     listed, task_list, made_by = _listing(facts, project, atoms)
     verdicts = []
@@ -254,11 +257,15 @@ def read(
                 open_like=number in open_like,
                 doubts=tuple(sorted(str(c) for (c,) in doubts.get(number, []))),
                 channels=dict(sorted(channels.items())),
-                reasons=_reasons(facts, reasons.get(number, []), verify_tier.get(number)),
+                reasons=_reasons(
+                    facts,
+                    (shown_reasons if whole is None or number in whole else keys).get(number, []),
+                    verify_tier.get(number),
+                ),
                 key_reasons=_reasons(facts, keys.get(number, []), verify_tier.get(number)),
                 examined=tuple(sorted(facts.event_id(e) for (e,) in examined.get(number, []))),
                 verify=verify_tier.get(number),
-                reasons_in_all=None if counted is None else counted.get(number, 0),
+                reasons_in_all=None if whole is None or number in whole else counted.get(number, 0),
                 policy=made_by.get(x.id, (None, None))[0],
                 trigger=made_by.get(x.id, (None, None))[1],
             )

@@ -96,7 +96,7 @@ def test_relevance_is_the_later_neighbour_after_the_opening_once_per_channel() -
     middle = standpoint(_opened(160), now=400)
     assert middle.named("listed_gap") == {"listed_gap(10,1,2,2)", "listed_gap(10,1,8,8)"}
     late = standpoint(_opened(250), now=400)
-    assert late.has("first_gap_after(1,250,8)") and late.has("gap_threshold(1,250)")
+    assert late.has("first_gap_after(1,250,8)") and late.has("gap_channel(1)")
     assert late.named("listed_gap") == {"listed_gap(10,1,8,8)"}
     assert {r for r in late.named("reason") if ",gap," in r} == {"reason(10,gap,0,gap(1,8,8))"}
     assert late.shows("status(10,unknown)")
@@ -124,12 +124,17 @@ def test_opening_instants_are_merged_with_the_gap_chain_once() -> None:
     facts = "work(1). declared_channel(1). tblock(1,1,100,300,100,300). " + CHAIN
     for x, at in ((10, 250), (11, 50), (12, 160), (13, 250)):
         facts += f"expectation({x}). opening({x},{at},{at}). "
+    facts += "onext(50,160). onext(160,250). "  # the engine's chain of the opening instants
     a = standpoint(facts, now=400)
-    assert a.named("gap_threshold_first") == {"gap_threshold_first(1,50)"}
-    assert a.named("gap_threshold_next") == {
-        "gap_threshold_next(1,50,160)",
-        "gap_threshold_next(1,160,250)",
+    assert a.has("gap_channel(1)") and a.named("has_earlier_instant") == {
+        "has_earlier_instant(160)",
+        "has_earlier_instant(250)",
     }
+    assert {s for s in a.named("gap_seek") if s.endswith(",2)")} == {
+        "gap_seek(1,50,2)",
+        "gap_seek(1,160,2)",
+        "gap_seek(1,250,2)",
+    }, "the first instant starts at the first gap; each next where the previous stopped"
     assert a.named("first_gap_after") == {
         "first_gap_after(1,50,2)",
         "first_gap_after(1,160,2)",

@@ -140,3 +140,21 @@ def test_key_reasons_only_shows_a_count_instead_of_every_reason() -> None:
     assert not plain.named("reason_count"), "without the query fact every reason is shown"
     assert plain.shows("examined(10,6)")
     assert plain.shows("reason(10,candidate_rejected,6,no_done_cue)")
+
+
+def test_key_reasons_only_still_shows_every_reason_of_an_explained_item() -> None:
+    other = "expectation(20). opening(20,100,100). opener(20,5). " + (
+        "evt(9,300,300,0). rejection(20,9,no_link). cand_channel(20,9,1). "
+    )
+    asked = standpoint(BASE + REJECTED + other + "key_reasons_only. explain_target(10). ", now=500)
+    assert asked.shows("whole_reasons(10)") and not asked.shows("whole_reasons(20)")
+    assert asked.shows("reason(10,candidate_rejected,6,no_done_cue)")
+    assert asked.shows("examined(10,6)")
+    assert not asked.named("reason_count") - {"reason_count(20,2)"}, "a count for the others"
+    assert asked.shows("reason_count(20,2)")
+    assert not asked.shows("reason(20,candidate_rejected,9,no_link)")
+    assert not asked.shows("examined(20,9)")
+    plain = standpoint(BASE + REJECTED + other + "explain_target(10). ", now=500)
+    assert plain.has("whole_reasons(20)"), "without key_reasons_only every item's are whole"
+    assert not {a for a in plain.shown if a.startswith("whole_reasons(")}, "shown only then"
+    assert plain.shows("reason(20,candidate_rejected,9,no_link)")
