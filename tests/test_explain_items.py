@@ -28,7 +28,7 @@ def _explained(prepared: Prepared, point: Standpoint, ident: str, why_not, every
 
 
 @settings(
-    max_examples=25,
+    max_examples=12,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

@@ -20,7 +20,7 @@ import clingo
 from resolver import resources, times
 from resolver.engine.query import Query, as_query
 from resolver.facts.channel_log import CandidateLog
-from resolver.facts.item_inputs import ItemInputs
+from resolver.facts.item_inputs import ItemInputs, candidate_chains
 from resolver.facts.rejection_blocks import RejectionBlocks
 from resolver.facts.writer import FactBase, build
 from resolver.language.model import Project
@@ -256,12 +256,13 @@ class Prepared:
         """The candidate chains and links, by item: read only by explanations (``nearer/3``
         and ``link/3``, rules/query/explain.lp), so left out of a standpoint that explains
         nothing, and built on first use."""
-        return ItemInputs(self.reason_inputs.get("cand_channel"), self._times_of, self.facts.links)
+        rows = self.reason_inputs.rows
+        return ItemInputs(lambda x: rows("cand_channel", x), self._times_of, self.facts.links)
 
     @cached_property
     def _chain_text(self) -> str:
         """Every item's candidate chain: a fifth of the text the whole reasons would parse."""
-        return self._item_inputs.chain_text()
+        return candidate_chains(self.reason_inputs.get("cand_channel"), self._times_of)
 
     def solve(
         self, standpoint: Standpoint, query: Query | str | None = None, reasons: bool | None = None

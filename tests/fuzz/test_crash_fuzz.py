@@ -23,6 +23,8 @@ import shutil
 import traceback
 from pathlib import Path
 
+import pytest
+
 from resolver.cli.main import main
 from tests.fuzz.mutations import Mutant, histories, mutant
 
@@ -108,11 +110,14 @@ def _commands(case: Mutant, folder: Path, rng: random.Random) -> list[list[str]]
     return commands
 
 
-def fuzz(count: int, seed: int, scratch: Path, only: int | None = None) -> list[str]:
-    """Run ``count`` inputs; the reports of those that failed (empty when none did)."""
+def fuzz(
+    count: int, seed: int, scratch: Path, only: int | None = None, part: tuple[int, int] = (0, 1)
+) -> list[str]:
+    """Run ``count`` inputs (of them the ``part[0]``-th of ``part[1]`` interleaved slices);
+    the reports of those that failed (empty when none did)."""
     pool = histories()
     failures = []
-    indices = [only] if only is not None else range(count)
+    indices = [only] if only is not None else range(part[0], count, part[1])
     for index in indices:
         case = mutant(pool, seed, index)
         folder = scratch / "history"
@@ -139,8 +144,16 @@ def _report(index: int, case: Mutant, argv: list[str], problem: str, err: str) -
     )
 
 
-def test_mutated_fixtures_never_crash(tmp_path):
-    failures = fuzz(COUNT, SEED, tmp_path, int(ONLY) if ONLY is not None else None)
+#: The inputs run as this many tests, so that parallel workers share them.
+SLICES = 3
+
+
+@pytest.mark.parametrize("part", range(SLICES))
+def test_mutated_fixtures_never_crash(tmp_path, part):
+    if ONLY is not None and part:
+        pytest.skip("OPENLOOP_FUZZ_ONLY replays one input, in the first slice")
+    only = int(ONLY) if ONLY is not None else None
+    failures = fuzz(COUNT, SEED, tmp_path, only, (part, SLICES))
     shown = "\n".join(failures[:5])
     assert not failures, f"{len(failures)} of {COUNT} inputs failed (seed {SEED}):\n{shown}"
 
