@@ -96,12 +96,13 @@ def test_relevance_is_the_later_neighbour_after_the_opening_once_per_channel() -
     middle = standpoint(_opened(160), now=400)
     assert middle.named("listed_gap") == {"listed_gap(10,1,2,2)", "listed_gap(10,1,8,8)"}
     late = standpoint(_opened(250), now=400)
-    assert late.has("first_gap_after(1,250,8)") and late.has("gap_channel(1)")
+    assert late.has("first_gap_after(1,250,8)") and late.has("seek_channel(1)")
     assert late.named("listed_gap") == {"listed_gap(10,1,8,8)"}
     assert {r for r in late.named("reason") if ",gap," in r} == {"reason(10,gap,0,gap(1,8,8))"}
     assert late.shows("status(10,unknown)")
     after = standpoint(_opened(300), now=400)
     assert not after.named("has_relevant_gap") and not after.named("listed_gap")
+    assert not after.named("gap_seek"), "no walk on a channel where no gap is relevant"
     assert after.shows("confidence(10,corroborated_open)") and after.shows("footprint_complete(10)")
 
 
@@ -126,7 +127,7 @@ def test_opening_instants_are_merged_with_the_gap_chain_once() -> None:
         facts += f"expectation({x}). opening({x},{at},{at}). "
     facts += "onext(50,160). onext(160,250). "  # the engine's chain of the opening instants
     a = standpoint(facts, now=400)
-    assert a.has("gap_channel(1)") and a.named("has_earlier_instant") == {
+    assert a.has("seek_channel(1)") and a.named("has_earlier_instant") == {
         "has_earlier_instant(160)",
         "has_earlier_instant(250)",
     }
