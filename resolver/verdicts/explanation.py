@@ -22,6 +22,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
+from resolver import times
 from resolver.engine.prepared import Prepared, Standpoint
 from resolver.engine.query import Query
 from resolver.errors import InputError
@@ -153,6 +154,7 @@ def explain(
     """
     item_number(prepared, ident)  # an unknown id is the first error, before a bad status
     wanted = why_not_word(why_not) if why_not else None
+    _check_listed(prepared, resolution, ident)
     view = explained(prepared, resolution, ident, wanted)
     expectation = prepared.project.expectation(ident)
     if expectation is not None:
@@ -160,6 +162,19 @@ def explain(
     task = prepared.project.task(ident)
     assert task is not None
     return task_tree(view, task)
+
+
+def _check_listed(prepared: Prepared, resolution: Resolution, ident: str) -> None:
+    """A policy instance exists only where the rules list it (its trigger visible: SPEC 5.2);
+    explaining it anywhere else is an input error, not a tree of nothing."""
+    if resolution.expectation(ident) is not None or resolution.task(ident) is not None:
+        return
+    standpoint = resolution.standpoint
+    known = "latest" if standpoint.known is None else times.format_time(standpoint.known)
+    raise InputError(
+        f"'{ident}' is a policy instance that does not exist at {times.format_time(standpoint.at)}"
+        f" (known {known}): its trigger is not visible there"
+    )
 
 
 def key_reason_of(prepared: Prepared, resolution: Resolution, ident: str) -> Node:

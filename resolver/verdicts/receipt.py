@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from resolver.engine.prepared import Prepared
 from resolver.engine.query import Query
 from resolver.errors import InputError
-from resolver.language.model import Project
+from resolver.language.model import Project, Task
 from resolver.verdicts.caps import NEAREST_SHOWN, nearest_events
 from resolver.verdicts.explanation import query_facts
 from resolver.verdicts.resolution import ExpectationVerdict, Finding, Reason, Resolution
@@ -271,6 +271,11 @@ def _declaration_order(project: Project, task_id: str):
 
 
 def _unknown_task(project: Project, task_id: str) -> str:
+    if isinstance(project.derived.get(task_id), Task):  # listed only once triggered (SPEC 5.2)
+        return (
+            f"'{task_id}' is a policy instance that does not exist at this standpoint: "
+            "its trigger is not visible there"
+        )
     if project.expectation(task_id) is not None:
         return f"'{task_id}' is an expectation, not a task: a receipt is made for a task"
     declared = ", ".join(sorted(t.id for t in project.tasks)) or "none"

@@ -86,6 +86,20 @@ def test_explain_names_the_policy_the_trigger_and_the_conditions() -> None:
     assert "bound: 2024-08-11T12:00:00Z, from within" in done.stdout
 
 
+def test_explaining_an_instance_before_its_trigger_is_an_input_error() -> None:
+    """SPEC 5.2: an instance exists only where its trigger is visible; before, there is
+    nothing to explain (it used to stop with an AssertionError's traceback)."""
+    ident = "docs-follow-api/commit-c28e22600d49"
+    done = openloop("explain", ident, str(API_DOCS), "--at", "2024-07-01T10:00:00Z")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.count("\n") == 1 and "error:" in done.stderr
+    assert f"'{ident}' is a policy instance that does not exist at 2024-07-01T10:00:00Z" in (
+        done.stderr
+    )
+    assert "its trigger is not visible there" in done.stderr
+    assert not done.stdout
+
+
 def test_graph_has_policy_nodes_with_instantiates_and_triggered_by_edges() -> None:
     done = openloop("graph", str(SUPPORT), "--at", "2024-07-13", "--format", "json")
     graph = json.loads(done.stdout)
@@ -130,3 +144,9 @@ def test_the_bench_row_compares_policies_with_hand_declared_instances(
     assert "declared by hand" in policy_bench.table(row)
     declared = (tmp_path / "bench" / "declared.ol").read_text(encoding="utf-8")
     assert declared.count("expectation ") == row["instances"]
+
+
+def test_a_receipt_of_a_task_instance_before_its_trigger_says_so() -> None:
+    done = openloop("receipt", "ticket-opens-work/ticket-88", str(SUPPORT), "--at", "2024-06-01")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "is a policy instance that does not exist at this standpoint" in done.stderr
