@@ -4,8 +4,8 @@ Measured inside the size's own process (:mod:`resolver.bench.harness`), after it
 runs, on the same history:
 
 * ``status_json``: ``openloop status --format json`` end to end, cold, in a fresh interpreter
-  (its CPU time read from ``RUSAGE_CHILDREN``, so worker processes count), once with the
-  default ``--jobs`` (the core count) and once with ``--jobs 1``;
+  (its CPU time read from ``RUSAGE_CHILDREN``, so worker processes count; its peak RSS from
+  ``wait4``), once with the default ``--jobs`` (the core count) and once with ``--jobs 1``;
 * ``warm``: ``warm_queries`` standpoints (default 100) on the one prepared history, each at a
   random instant, the median per query (solve and read, with reasons);
 * ``explain``: one expectation's explanation tree on the prepared history (the middle id);
@@ -45,20 +45,27 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def status_json(paths: list[str], instant: int, jobs: int | None) -> tuple[float, float]:
-    """(wall s, CPU s) of one ``openloop status --format json`` in a fresh interpreter."""
+def status_json(paths: list[str], instant: int, jobs: int | None) -> tuple[float, float, float]:
+    """(wall s, CPU s, peak RSS MB) of one ``openloop status --format json`` in a fresh
+    interpreter."""
     extra = ["--format", "json"] + ([] if jobs is None else ["--jobs", str(jobs)])
     return command_cpu(["status", *paths], instant, extra)
 
 
-def command_cpu(argv: list[str], instant: int, extra: list[str]) -> tuple[float, float]:
-    """(wall s, CPU s) of one ``openloop ARGV --at INSTANT EXTRA`` in a fresh interpreter,
-    its output thrown away: what a user waits for, start-up included."""
+def command_cpu(argv: list[str], instant: int, extra: list[str]) -> tuple[float, float, float]:
+    """(wall s, CPU s, peak RSS MB) of one ``openloop ARGV --at INSTANT EXTRA`` in a fresh
+    interpreter, its output thrown away: what a user waits for, start-up included. The RSS is
+    the command's own (``wait4``: the largest of it and the workers it waited for), not the
+    measuring process's."""
     stamp = times.format_time(instant)
     command = [sys.executable, "-m", "resolver", *argv, "--at", stamp, *extra, "-o", os.devnull]
     cpu, started = _children_cpu(), time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - started, _children_cpu() - cpu
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+    if child.returncode:
+        raise subprocess.CalledProcessError(child.returncode, command)
+    return time.perf_counter() - started, _children_cpu() - cpu, usage.ru_maxrss / 1024
 
 
 def _cpu(work: Callable[[], object]) -> float:
@@ -88,10 +95,14 @@ def measure(
     end = max(e.at for e in project.events)
 
     for name, jobs in (("status_json", None), ("status_json_jobs1", 1)):
-        wall, cpu = status_json(spec["paths"], end, jobs)
+        wall, cpu, rss = status_json(spec["paths"], end, jobs)
         out[f"{name}_s"], out[f"{name}_cpu_s"] = round(wall, 4), round(cpu, 4)
         out[f"{name}_over_floor"] = round(cpu / floor_cpu, 3)
-        log(f"{name}: {wall:.2f} s wall, {cpu:.2f} s CPU ({out[f'{name}_over_floor']:.1f}x)")
+        out[f"{name}_rss_mb"] = round(rss, 1)
+        log(
+            f"{name}: {wall:.2f} s wall, {cpu:.2f} s CPU ({out[f'{name}_over_floor']:.1f}x), "
+            f"peak RSS {rss:.0f} MB"
+        )
 
     rng = random.Random(spec["seed"] + 2)
     count = spec.get("warm_queries") or WARM_QUERIES
@@ -116,7 +127,8 @@ def measure(
         out["explain_over_floor"] = round(cpu / floor_cpu, 4)
         log(f"explain {ident}: {cpu * 1000:.0f} ms CPU")
         # The command a user runs: a fresh interpreter that prepares only the item's group.
-        wall, cpu = command_cpu(["explain", ident, *spec["paths"]], end, [])
+        wall, cpu, rss = command_cpu(["explain", ident, *spec["paths"]], end, [])
+        out["explain_command_rss_mb"] = round(rss, 1)
         out["explain_command_cpu_s"] = round(cpu, 4)
         out["explain_command_over_floor"] = round(cpu / floor_cpu, 3)
         log(f"openloop explain {ident}: {wall:.2f} s wall, {cpu:.2f} s CPU")
@@ -148,6 +160,13 @@ def verdicts(result: dict) -> dict[str, bool | None]:
     return out
 
 
+def _rss(rows: dict) -> str:
+    """The peak RSS of the two ``status`` commands, as a user's machine sees it."""
+    if "status_json_rss_mb" not in rows:
+        return "-"
+    return f"{rows['status_json_rss_mb']:.0f} ({rows.get('status_json_jobs1_rss_mb', 0):.0f})"
+
+
 def _mark(value: bool | None) -> str:
     return "-" if value is None else "PASS" if value else "MISS"
 
@@ -155,7 +174,7 @@ def _mark(value: bool | None) -> str:
 def table(results: list[dict]) -> str:
     """The user-facing rows, one line per size, for humans."""
     head = "events  status json CPU s (x floor)  jobs 1 (x)  warm ms (x)  explain ms (x)  "
-    head += "explain command s (x)  check s (x)  sqlite ms (x)  targets"
+    head += "explain command s (x)  check s (x)  sqlite ms (x)  status RSS MB (jobs 1)  targets"
     lines = [head]
     for r in results:
         rows = r.get("rows")
@@ -184,6 +203,7 @@ def table(results: list[dict]) -> str:
             f"  {rows['warm_query_cpu_s'] * 1000:.0f} ({rows['warm_query_over_floor']:.2f})"
             f"  {explain}  {command}"
             f"  {rows['check_cpu_s']:.2f} ({rows['check_over_floor']:.1f})  {sqlite}"
+            f"  {_rss(rows)}"
             f"  " + ", ".join(f"{k} {_mark(v)}" for k, v in marks.items() if v is not None)
         )
     lines.append(

@@ -24,9 +24,13 @@ def test_rows_measure_every_user_command(tmp_path: Path):
         assert out[f"{name}_cpu_s"] > 0, name
         assert out[f"{name}_over_floor"] > 0, name
     assert out["warm_queries"] == 3
+    # The commands' own peak RSS (wait4), at least an interpreter with clingo loaded.
+    for name in ("status_json", "status_json_jobs1", "explain_command"):
+        assert 15 < out[f"{name}_rss_mb"] < 2048, name
     assert out["sqlite_expectations"] == sum(1 for x in prepared.project.expectations if x.want)
     text = rows.table([{"events": 300, "rows": out, "peak_rss_mb": 50.0}])
     assert "cold_json_le_4x" in text and "sqlite" in text
+    assert f"{out['status_json_rss_mb']:.0f} ({out['status_json_jobs1_rss_mb']:.0f})" in text
 
 
 def test_sqlite_state_tier_query_sees_only_visible_sets():
