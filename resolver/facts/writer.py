@@ -16,7 +16,6 @@ Facts fall into three texts, each built once per history:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import cast
 
@@ -374,11 +373,3 @@ def _new_clauses(decl: _Writer, x: Expectation, number: int, tag) -> None:
         decl.fact("next_kind", number, tag(("kind", x.before_next_kind)))
     if x.want_touches is not None:
         decl.fact("want_touches", number, tag(("glob", x.want_touches)))
-
-
-def iter_items(facts: FactBase) -> Iterator[tuple[int, str]]:
-    """Every interned expectation or task id with its integer."""
-    for number in range(1, len(facts.interner) + 1):
-        key = facts.interner.key(number)
-        if isinstance(key, tuple) and key[0] == "item":
-            yield number, key[1]

@@ -14,7 +14,6 @@ from functools import cached_property
 from resolver import times
 from resolver.engine.prepared import Atoms, Prepared, Standpoint
 from resolver.engine.query import Query, as_query
-from resolver.facts.writer import iter_items
 from resolver.language.model import Task, Value
 
 
@@ -184,7 +183,6 @@ def read(
     """
     facts = prepared.facts
     project = prepared.project
-    item_ids = dict(iter_items(facts))
 
     def per_item(name: str) -> dict[int, list[tuple]]:
         table: dict[int, list[tuple]] = defaultdict(list)
@@ -273,7 +271,7 @@ def read(
 
     outstanding_of: dict[tuple[int, int], list[str]] = defaultdict(list)
     for e, y, x in atoms.get("finding_outstanding"):
-        outstanding_of[(e, y)].append(item_ids[x])
+        outstanding_of[(e, y)].append(facts.item_id(x))
     found: dict[tuple, Finding] = {}
     for kind, e, target in atoms.get("finding"):
         event_id = facts.event_id(e)
@@ -282,7 +280,7 @@ def read(
             kind=str(kind).upper(),
             event=event_id,
             by=event.by if event is not None else None,
-            target=item_ids[target],
+            target=facts.item_id(target),
             outstanding=tuple(sorted(outstanding_of.get((e, target), []))),
             at=event.at if event is not None else None,
         )
@@ -302,7 +300,7 @@ def read(
                 id=task.id,
                 title=task.title,
                 status=str(task_status[number]).upper(),
-                outstanding=tuple(sorted(item_ids[x] for (x,) in outstanding.get(number, []))),
+                outstanding=tuple(sorted(facts.item_id(x) for (x,) in outstanding.get(number, []))),
                 findings=tuple(
                     sorted(findings_of[number], key=lambda f: (f.event, f.kind, f.target))
                 ),
