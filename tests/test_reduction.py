@@ -136,7 +136,7 @@ def _answers(prepared: Prepared, points, reasons: bool = True) -> list:
 
 
 @settings(
-    max_examples=30,
+    max_examples=25,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

@@ -170,6 +170,12 @@ def test_chromium_renders_the_page(tmp_path):
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
+            # nothing a page render needs: no network chatter, updates or first-run work
+            "--no-first-run",
+            "--disable-extensions",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-dev-shm-usage",
             "--dump-dom",
             out.resolve().as_uri(),
         ],
