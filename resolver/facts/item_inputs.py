@@ -48,11 +48,8 @@ class ItemInputs:
         """``cnext(X, E, F)``: the candidates of each of ``items`` in ``(at, event number)``
         order, each to the next; ``rules/query/explain.lp`` walks this chain from the nearest
         candidate to the nearer ones (``nearer/3``) in linear time."""
-        lines = []
-        for x in dict.fromkeys(items):
-            ordered = sorted((self._times_of[e][0], e) for e, _ in self._channels(x))
-            lines.extend(f"cnext({x},{a[1]},{b[1]})." for a, b in pairwise(ordered))
-        return "\n".join(lines) + "\n" if lines else ""
+        chains = {x: [(self._times_of[e][0], e) for e, _ in self._channels(x)] for x in items}
+        return _chain_text(chains)
 
     @cached_property
     def _shared(self) -> str:
@@ -74,6 +71,11 @@ def candidate_chains(
     chains: dict[int, list[tuple[int, int]]] = {}
     for x, e, _ in channels:
         chains.setdefault(x, []).append((times_of[e][0], e))
+    return _chain_text(chains)
+
+
+def _chain_text(chains: Mapping[int, list[tuple[int, int]]]) -> str:
+    """Each item's ``(at, event)`` pairs, sorted, as ``cnext/3`` from each to the next."""
     lines = []
     for x, found in chains.items():
         ordered = sorted(found)

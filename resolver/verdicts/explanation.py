@@ -169,6 +169,8 @@ def _check_listed(prepared: Prepared, resolution: Resolution, ident: str) -> Non
     explaining it anywhere else is an input error, not a tree of nothing."""
     if resolution.expectation(ident) is not None or resolution.task(ident) is not None:
         return
+    if ident not in prepared.project.derived:  # a declaration is always listed
+        return
     standpoint = resolution.standpoint
     known = "latest" if standpoint.known is None else times.format_time(standpoint.known)
     raise InputError(
