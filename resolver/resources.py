@@ -1,4 +1,4 @@
-"""Locating the grammar and rule files, from a checkout or from an installed wheel.
+"""Locating the grammar and rule files (from a checkout or an installed wheel), and the cache.
 
 In a checkout they live at the top of the repository (``grammar/``, ``rules/``); a wheel carries
 copies inside the package as ``resolver/_data/``. The packaged copy wins when present so that an
@@ -7,6 +7,7 @@ installed tool never reads a stray checkout.
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -35,3 +36,13 @@ def rule_files() -> list[Path]:
     """Every ``rules/**/*.lp`` file (prepare, standpoint, query), in a stable order."""
     root = data_dir("rules")
     return sorted(root.rglob("*.lp"), key=lambda path: path.relative_to(root).as_posix())
+
+
+def cache_dir() -> Path:
+    """The user's folder for openloop's caches (copies only: deleting one changes no answer):
+    ``$OPENLOOP_CACHE_DIR``, else ``$XDG_CACHE_HOME/openloop``, else ``~/.cache/openloop``."""
+    explicit = os.environ.get("OPENLOOP_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "openloop"

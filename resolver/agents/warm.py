@@ -33,15 +33,6 @@ from resolver.engine.prepared import Prepared
 from resolver.language.loader import collect_files, load
 
 
-def cache_dir() -> Path:
-    """Where entries live."""
-    explicit = os.environ.get("OPENLOOP_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "openloop"
-
-
 @cache
 def _code_stamp() -> str:
     digest = hashlib.sha256(__version__.encode())
@@ -64,7 +55,9 @@ def _entry(files: Sequence[str], scope: str | None = None) -> Path:
     key = "\0".join(str(Path(name).resolve()) for name in files)
     if scope is not None:
         key += f"\0\0scope\0{scope}"
-    return cache_dir() / f"prepared-{hashlib.sha256(key.encode()).hexdigest()[:24]}.pickle"
+    return (
+        resources.cache_dir() / f"prepared-{hashlib.sha256(key.encode()).hexdigest()[:24]}.pickle"
+    )
 
 
 def prepare_files(files: Sequence[str], scope: str | None = None) -> Prepared:
@@ -102,7 +95,7 @@ def load_prepared(
 def store(files: Sequence[str], prepared: Prepared, stamp: str, scope: str | None = None) -> None:
     """Write an entry (best effort: a cache never fails a call)."""
     try:
-        folder = cache_dir()
+        folder = resources.cache_dir()
         folder.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=".prepared-")
         try:

@@ -32,6 +32,7 @@ from resolver.language.builder import (
     TASK_STATUSES,
     Builder,
 )
+from resolver.language.grammar_cache import grammar_cache
 from resolver.language.model import (
     Actor,
     Alias,
@@ -59,13 +60,16 @@ __all__ = [
 
 @cache
 def _parser() -> Lark:
-    """The compiled parser: built on first use, then shared (building it costs ~50 ms)."""
+    """The compiled parser: built on first use, then shared; its tables are read from a cache
+    file when one matches (``grammar_cache.py``: building them costs about 0.1 s)."""
+    grammar = grammar_text()
     return Lark(
-        grammar_text(),
+        grammar,
         parser="lalr",
         lexer="contextual",
         transformer=Builder(),
         maybe_placeholders=False,
+        cache=grammar_cache(grammar),
     )
 
 
