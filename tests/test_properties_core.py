@@ -146,8 +146,14 @@ def test_invisible_events_never_change_a_verdict(count: int, field: str):
                 assert ours[index] == ref[index]
 
 
+#: Noise without letters or digits: words in a text are evidence by design (hypothesis found
+#: "MERG", the stem of the done cue "merged", closing x at the textual tier), so the property is
+#: about everything else a text can hold: quotes, backslashes, program syntax, any symbol.
+NOISE = st.text(st.characters(exclude_categories=("L", "N")), min_size=0, max_size=40)
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.text(min_size=0, max_size=40))
+@given(NOISE)
 def test_text_is_inert(noise: str):
     hostile = noise + ' "quoted" \\ a :- b. #show. #const n=1. x(1). ` \u00e9\u4e2d\U0001f600'
     events = [dict(e) for e in BASE_EVENTS]
