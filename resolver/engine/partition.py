@@ -30,10 +30,8 @@ faster than the items, costs less in parts.
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from random import Random
@@ -221,6 +219,9 @@ def _run_pool(project: Project, parts: list[list[str]], ask: Ask, jobs: int) -> 
     CPU and writes to (so copies) every page holding one; it is thawed again afterwards
     unless the caller had frozen it already.
     """
+    import multiprocessing  # here, not at the top: a command that solves in one process
+    from concurrent.futures import ProcessPoolExecutor  # never pays their 20-30 ms of import
+
     methods = multiprocessing.get_all_start_methods()
     # fork hands the loaded project to the workers without pickling it
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
