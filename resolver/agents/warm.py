@@ -55,9 +55,8 @@ def _entry(files: Sequence[str], scope: str | None = None) -> Path:
     key = "\0".join(str(Path(name).resolve()) for name in files)
     if scope is not None:
         key += f"\0\0scope\0{scope}"
-    return (
-        resources.cache_dir() / f"prepared-{hashlib.sha256(key.encode()).hexdigest()[:24]}.pickle"
-    )
+    digest = hashlib.sha256(key.encode()).hexdigest()[:24]
+    return resources.cache_dir() / f"prepared-{digest}.pickle"
 
 
 def prepare_files(files: Sequence[str], scope: str | None = None) -> Prepared:

@@ -283,6 +283,8 @@ def _reason(node: Node, project: Project) -> str:
 
 
 def _verdict(node: Node, project: Project) -> str:
+    """The verdict's sentence, chosen by the status, closing event and confidence the rules
+    derived (a face's choice of words; no status is decided here)."""
     verdict = node.say["verdict"]
     status = verdict.status
     if status == "NOT_OPENED":
