@@ -93,7 +93,7 @@ def test_textual_a_done_claim_weakly_linked_or_naming_the_id() -> None:
         + "overlap(10,8,1,1,5)."
     )
     assert a.has("reaches(10,6,textual)") and a.has("reaches(10,7,textual)")
-    assert not a.has("reaches(10,8,textual)") and a.has("weak(10,8)")
+    assert not a.has("reaches(10,8,textual)") and a.has("rejection(10,8,no_done_cue)")
 
 
 def test_verify_sets_the_weakest_tier_accepted_default_semantic() -> None:
