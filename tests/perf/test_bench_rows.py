@@ -56,9 +56,15 @@ def test_targets_pass_miss_and_not_applicable():
     result = {
         "events": 100_000,
         "peak_rss_mb": 500.0,
-        "rows": {"status_json_over_floor": 3.0, "warm_query_over_floor": 0.2},
+        "rows": {
+            "status_json_over_floor": 3.0,
+            "warm_query_over_floor": 0.2,
+            "status_json_rss_mb": 350.0,
+        },
     }
     marks = rows.verdicts(result)
+    # the measuring process misses while the command a user runs stays under the limit
+    assert marks["status_rss_100000"] is True and marks["status_rss_1000000"] is None
     assert marks["cold_json_le_4x"] is True
     assert marks["warm_le_0.05x"] is False
     assert marks["explain_le_0.05x"] is None  # not measured
