@@ -5,10 +5,10 @@ other number: ``seq`` steps by 2 and every second number is a gap. The gaps hist
 ``events`` events on one channel ``tracker`` (seq 1, 3, 5, ...) and ``expectations``
 expectations, each searching that channel and satisfied by one event setting its key; the twin
 is the same history with seq 1, 2, 3, ... Both are resolved at the end of the history by
-``openloop status`` in table and in JSON form, each in a fresh process (``python -m
-resolver``) under an address-space cap, with its CPU seconds (user + system), its wall time
-and its own peak RSS (all from ``wait4``). The ratios use CPU seconds: on a shared machine the
-wall time of one run depends on what else runs, its CPU time much less.
+``openloop status`` in table and in JSON form, each in a fresh process under an address-space
+cap, with its CPU seconds (user + system, from ``wait4``), its wall time and its own peak RSS
+(:mod:`resolver.bench.own_peak`). The ratios use CPU seconds: on a shared machine the wall
+time of one run depends on what else runs, its CPU time much less.
 
 The target (issue 17, item 10): the gaps history within 3x its twin, in time and in memory.
 Gaps must be summarised once per channel, never multiplied per expectation.
@@ -22,11 +22,12 @@ import os
 import resource
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
+
+from resolver.bench import own_peak
 
 EVENTS = 20_000
 EXPECTATIONS = 200
@@ -77,9 +78,10 @@ def _run(folder: Path, form: str, memory_limit_mb: int | None, timeout: float | 
             limit = memory_limit_mb * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
-    command = [sys.executable, "-m", "resolver", "status", str(folder), "--at", _AT]
-    command += ["--format", form, "-o", os.devnull]
-    with tempfile.TemporaryFile() as err:
+    argv = ["status", str(folder), "--at", _AT, "--format", form, "-o", os.devnull]
+    with tempfile.TemporaryFile() as err, tempfile.TemporaryDirectory() as reports:
+        report = Path(reports) / "peak"
+        command = own_peak.command(argv, report)
         started = time.perf_counter()
         child = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=err, preexec_fn=cap, start_new_session=True
@@ -94,7 +96,8 @@ def _run(folder: Path, form: str, memory_limit_mb: int | None, timeout: float | 
         timer = threading.Timer(timeout, stop) if timeout else None
         if timer is not None:
             timer.start()
-        _, status, usage = os.wait4(child.pid, 0)  # this child's own peak RSS
+        _, status, usage = os.wait4(child.pid, 0)
+        peak = own_peak.peak_mb(report, usage.ru_maxrss)  # its own, not this process's
         seconds = time.perf_counter() - started
         child.returncode = os.waitstatus_to_exitcode(status)
         if timer is not None:
@@ -108,7 +111,7 @@ def _run(folder: Path, form: str, memory_limit_mb: int | None, timeout: float | 
     return {
         "seconds": round(usage.ru_utime + usage.ru_stime, 3),
         "wall_seconds": round(seconds, 3),
-        "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
+        "peak_rss_mb": round(peak, 1),
     }
 
 

@@ -4,8 +4,9 @@ Measured inside the size's own process (:mod:`resolver.bench.harness`), after it
 runs, on the same history:
 
 * ``status_json``: ``openloop status --format json`` end to end, cold, in a fresh interpreter
-  (its CPU time read from ``RUSAGE_CHILDREN``, so worker processes count; its peak RSS from
-  ``wait4``), once with the default ``--jobs`` (the core count) and once with ``--jobs 1``;
+  (its CPU time read from ``RUSAGE_CHILDREN``, so worker processes count; its own peak RSS
+  through :mod:`resolver.bench.own_peak`), once with the default ``--jobs`` (the core count)
+  and once with ``--jobs 1``;
 * ``warm``: ``warm_queries`` standpoints (default 100) on the one prepared history, each at a
   random instant, the median per query (solve and read, with reasons);
 * ``explain``: one expectation's explanation tree on the prepared history (the middle id);
@@ -24,11 +25,13 @@ import random
 import resource
 import statistics
 import subprocess
-import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from resolver import times
+from resolver.bench import own_peak
 
 #: (key, ratio field, limit, applies to events from, up to, description)
 TARGETS = (
@@ -58,17 +61,20 @@ def status_json(paths: list[str], instant: int, jobs: int | None) -> tuple[float
 def command_cpu(argv: list[str], instant: int, extra: list[str]) -> tuple[float, float, float]:
     """(wall s, CPU s, peak RSS MB) of one ``openloop ARGV --at INSTANT EXTRA`` in a fresh
     interpreter, its output thrown away: what a user waits for, start-up included. The RSS is
-    the command's own (``wait4``: the largest of it and the workers it waited for), not the
-    measuring process's."""
+    the command's own (the largest of it and the workers it waited for, as
+    :mod:`resolver.bench.own_peak` reads it), not the measuring process's."""
     stamp = times.format_time(instant)
-    command = [sys.executable, "-m", "resolver", *argv, "--at", stamp, *extra, "-o", os.devnull]
-    cpu, started = _children_cpu(), time.perf_counter()
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)
-    child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
-    if child.returncode:
-        raise subprocess.CalledProcessError(child.returncode, command)
-    return time.perf_counter() - started, _children_cpu() - cpu, usage.ru_maxrss / 1024
+    with tempfile.TemporaryDirectory() as folder:
+        report = Path(folder) / "peak"
+        command = own_peak.command([*argv, "--at", stamp, *extra, "-o", os.devnull], report)
+        cpu, started = _children_cpu(), time.perf_counter()
+        child = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        wall, spent = time.perf_counter() - started, _children_cpu() - cpu
+        if child.returncode:
+            raise subprocess.CalledProcessError(child.returncode, command)
+        return wall, spent, own_peak.peak_mb(report, usage.ru_maxrss)
 
 
 def _cpu(work: Callable[[], object]) -> float:

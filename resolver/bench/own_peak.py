@@ -1,0 +1,54 @@
+"""A command's own peak RSS, which ``wait4`` cannot give when the measuring process is large.
+
+Linux carries a process's peak RSS across ``exec``: the ``ru_maxrss`` that ``wait4`` reports for
+a child started by a process holding 900 MB reads at least that size, whatever the command used
+itself (measured: a 100k ``status --format json`` that peaks at 355 MB read as 890 MB when the
+bench's measuring process started it). So the bench starts each command through
+:data:`LAUNCHER`, which runs it in the child and, when it ends, writes to a file the high-water
+mark of the child's own memory (``VmHWM``, which starts afresh at ``exec``) or, if larger, that
+of the workers it waited for (``RUSAGE_CHILDREN``), in kB. The launcher imports nothing the
+command would not import itself.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+#: Run by ``python -c``: argv is ``REPORT OPENLOOP-ARGS...``.
+LAUNCHER = """\
+import resource, sys
+report = sys.argv[1]
+sys.argv = ["openloop", *sys.argv[2:]]
+from resolver.cli.main import main
+code = 1
+try:
+    code = main(sys.argv[1:])
+finally:
+    own = 0
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    own = int(line.split()[1])
+    except OSError:
+        own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    with open(report, "w") as out:
+        out.write(f"{max(own, workers)}\\n")
+sys.exit(code)
+"""
+
+
+def command(argv: list[str], report: Path) -> list[str]:
+    """The command line that runs ``openloop ARGV`` and writes its own peak to ``report``."""
+    return [sys.executable, "-c", LAUNCHER, str(report), *argv]
+
+
+def peak_mb(report: Path, fallback_kb: float) -> float:
+    """The peak the launcher wrote, in MB; ``fallback_kb`` (``wait4``'s figure) if it wrote
+    none (the command was killed)."""
+    try:
+        return int(report.read_text().strip()) / 1024
+    except (OSError, ValueError):
+        return fallback_kb / 1024
