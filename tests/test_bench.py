@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from resolver import api
-from resolver.bench import generate, history_paths
+from resolver.bench import generate, history_paths, ingest_bench
 from resolver.bench.harness import _child_main, _failed, finish, settle, table
 from resolver.cli.main import main
 
@@ -94,10 +94,14 @@ def test_bench_command_prints_one_json_object_per_size(
         ]
     )
     assert code == 0
-    lines = capsys.readouterr().out.strip().splitlines()
-    assert len(lines) == 2
-    for line, size in zip(lines, (300, 400), strict=True):
-        result = json.loads(line)
+    printed = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    sizes = [r for r in printed if r["kind"] == "bench"]
+    assert len(sizes) == 2
+    # the ingest row is printed too, as its own kind (it needs git to build its repository)
+    ingest = [r for r in printed if r["kind"] == "ingest"]
+    assert len(ingest) == (1 if ingest_bench.available() else 0)
+    assert all(r["commits"] == 400 and r["commits_per_s"] > 0 for r in ingest)
+    for result, size in zip(sizes, (300, 400), strict=True):
         for name in FIELDS:
             assert isinstance(result[name], int | float), name
         assert result["events"] == size

@@ -88,7 +88,10 @@ def run(options: Options, on_result: Callable[[dict], None] | None = None) -> li
         commits = min(ingest_bench.COMMITS, max(options.sizes, default=0))
         if commits and ingest_bench.available():
             log("ingest", f"git fast-import of {commits:,} commits, then ingest git")
-            results.append(ingest_bench.measure(base, commits, options.seed))
+            ingest = ingest_bench.measure(base, commits, options.seed)
+            results.append(ingest)
+            if on_result is not None:  # --json prints it too
+                on_result({"kind": "ingest", **ingest})
         policies = policy_bench.run(options.sizes, base, options.seed, _child_env())
         if policies is not None:  # 100 policies vs their instances declared by hand (SPEC 5)
             results.append(policies)
