@@ -102,7 +102,25 @@ def test_the_eval_and_bench_json_outputs_validate(capsys):
     assert validate(evaluation) == "eval"
     quick = ["--events", "200", "--runs", "1", "--standpoints", "1", "--warm-queries", "3"]
     lines = list(_json(capsys, ["bench", *quick, "--json"]))
-    assert lines and all(validate(line) == "bench" for line in lines)
+    kinds = [validate(line) for line in lines]
+    assert kinds and kinds[0] == "bench" and set(kinds) <= {"bench", "ingest"}, kinds
+
+
+def test_the_bench_rows_of_larger_sizes_validate(tmp_path):
+    """The policies and ledger rows appear from 10k events: measured here on a small log (the
+    policies row) and from small rows (the ledger's ratios), as `bench --json` prints them."""
+    from resolver.bench import harness, ledger_bench, policy_bench
+
+    result = policy_bench.measure(400, tmp_path / "policies", 0, harness._child_env())
+    assert "error" not in result, result
+    assert validate({"schema_version": 1, **result}) == "policies"
+    rows = [
+        {"events": 10_000, "expectations": 200, "open": 87, "list_ms": 2.3},
+        {"events": 100_000, "expectations": 200, "open": 74, "list_ms": 2.7},
+        {"events": 10_000, "expectations": 1000, "open": 426, "list_ms": 8.2},
+    ]
+    ledger = {"schema_version": 1, "kind": "ledger", "rows": rows, **ledger_bench._ratios(rows)}
+    assert validate(ledger) == "ledger"
 
 
 def test_every_schema_file_is_a_valid_schema_and_names_its_kind():

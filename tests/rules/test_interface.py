@@ -78,8 +78,11 @@ def test_plain_rejections_are_cut_into_chains_by_role() -> None:
         "for_blocks(10,21,other_state,other)",
         "for_blocks(10,22,mention_channel,static)",
         "for_blocks(10,23,before_opening,static)",
-    }, "below verify (15, 16), contradicting (24), unconfirmed (14), proposed (17) stay whole"
-    assert a.shows("for_reasons(rejection(10,15,below_verify))")
+        "for_blocks(10,15,below_verify,bv)",
+    }, "rejected below verify for an earlier reason (16), contradicting (24), unconfirmed (14), "
+    "proposed (17) stay whole"
+    assert not a.shows("for_reasons(rejection(10,15,below_verify))")
+    assert a.shows("below_verify(10,15,textual)"), "the flag reads it at every standpoint"
     assert a.shows("for_reasons(rejection(10,14,unconfirmed_effect))")
     assert a.shows("below_verify(10,16,textual)")
     assert any(s.startswith("for_reasons(rejection(10,16,") for s in a.shown)

@@ -35,6 +35,25 @@ def test_a_block_seen_whole_counts_every_member_and_names_its_latest() -> None:
     assert a.has("block_reason(10,candidate_rejected,8,no_link)")
 
 
+def test_a_below_verify_chain_counts_one_reason_per_member_and_keeps_the_flag() -> None:
+    # a `bv` chain (interface.lp): touches rejected below verify, each one below_verify reason
+    bv = (
+        "below_verify(10,6,textual). below_verify(10,7,textual). below_verify(10,8,textual). "
+        "evt(6,200,200,0). evt(7,300,300,0). "
+    )
+    facts = BASE + bv + "rblock(10,1,3,200,400,200,400). " + _member(1, 8, 400, why="below_verify")
+    a = standpoint(facts, now=500)
+    # opened + three below_verify reasons: the given member's is counted through its block only
+    assert a.shows("reason_count(10,4)")
+    assert a.has("block_reason(10,below_verify,8,textual)")
+    assert a.shows("reason_is_key(10,below_verify,8,textual)"), "the nearest candidate"
+    assert a.shows("flag(10,claimed_unverified)")
+    assert not any(s.startswith("reason(10,candidate_rejected,") for s in a.every)
+    unseen = BASE + bv + "rblock(10,1,3,600,800,600,800). " + _member(1, 8, 800, why="below_verify")
+    b = standpoint(unseen.replace("evt(6,200,200,0). evt(7,300,300,0). ", ""), now=500)
+    assert b.shows("reason_count(10,1)") and not b.shows("flag(10,claimed_unverified)")
+
+
 def test_a_partial_block_counts_only_its_visible_members() -> None:
     facts = (
         BASE
