@@ -10,7 +10,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from resolver.facts.channel_log import TimeChain
+from resolver.facts.channel_log import BlockNumbers, CandidateLog, TimeChain
 
 ROWS = st.lists(st.tuples(st.integers(0, 30), st.integers(-5, 10)), min_size=0, max_size=40).map(
     lambda rows: sorted((at, at + late) for at, late in rows)
@@ -51,3 +51,26 @@ def test_known_latest_cuts_a_chain_into_at_most_two_blocks() -> None:
     # Known before T: the rows recorded after K but happened before it are detailed; those
     # that happened after K (and were recorded after it) are one unseen block.
     assert chain.cut(50, 40) == [(0, 39, False), (39, 41, True), (41, 51, False), (51, 100, False)]
+
+
+def test_a_block_keeps_its_number_from_one_standpoint_to_the_next() -> None:
+    """The same rows of the same chain are the same block (and so the same clingo symbols) at
+    every standpoint; other rows, or another chain, are another block."""
+    numbers = BlockNumbers()
+    first = numbers.number(0, 0, 5)
+    assert numbers.number(0, 5, 9) != first and numbers.number(1, 0, 5) != first
+    assert numbers.number(0, 0, 5) == first
+    assert len({numbers.number(c, s, s + 2) for c in range(3) for s in range(4)}) == 12
+
+
+def test_candidate_blocks_cut_alike_are_written_alike() -> None:
+    # two chains; two standpoints whose cuts share the prefix block of the first chain
+    log = CandidateLog(
+        [(10, 1, e, 100 * e, 100 * e) for e in range(1, 6)]
+        + [(11, 1, e, 100 * e + 50, 100 * e + 50) for e in range(1, 6)],
+        block_size=128,
+    )
+    early = log.details(320, 320).splitlines()
+    later = log.details(340, 340).splitlines()
+    assert early[0] == later[0] == "cblock(10,1,1,3,100,300,100,300)."
+    assert log.details(320, 320).splitlines() == early, "the same standpoint, the same text"

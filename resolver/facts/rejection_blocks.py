@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
-from resolver.facts.channel_log import TimeChain
+from resolver.facts.channel_log import BlockNumbers, TimeChain
 
 
 class RejectionBlocks:
@@ -59,6 +59,7 @@ class RejectionBlocks:
         #: The facts of the family that every key-reasons standpoint reads whole.
         self.static_text = "\n".join(lines) + "\n" if lines else ""
         self._chains: list[tuple[int, TimeChain, tuple[int, ...]]] = []
+        self._blocks = BlockNumbers()
         for (x, _role), found in sorted(rows.items()):
             found.sort()
             chain = TimeChain([at for at, _ in found], [times_of[e][1] for _, e in found])
@@ -88,13 +89,12 @@ class RejectionBlocks:
         plain rejections of the items in ``whole`` (those a query explains, whose every reason
         is shown: ``whole_reasons/1``, key_reasons.lp) come one by one instead, in no block."""
         lines: list[str] = []
-        number = 0
-        for x, chain, events in self._chains:
+        for index, (x, chain, events) in enumerate(self._chains):
             if x in whole:
                 lines.extend(self._rejection(x, e) for e in events)
                 continue
             for start, stop, detailed in chain.cut(at, known):
-                number += 1
+                number = self._blocks.number(index, start, stop)
                 at_min, at_max, rec_min, rec_max = chain.bounds(start, stop)
                 lines.append(
                     f"rblock({x},{number},{stop - start},{at_min},{at_max},{rec_min},{rec_max})."
