@@ -64,13 +64,34 @@ def test_a_block_keeps_its_number_from_one_standpoint_to_the_next() -> None:
 
 
 def test_candidate_blocks_cut_alike_are_written_alike() -> None:
-    # two chains; two standpoints whose cuts share the prefix block of the first chain
+    # the first chain is cut in two at 320 and seen whole at 600; the second, later chain is
+    # one unseen block at both: the same rows, so the same block, whatever came before it
     log = CandidateLog(
         [(10, 1, e, 100 * e, 100 * e) for e in range(1, 6)]
-        + [(11, 1, e, 100 * e + 50, 100 * e + 50) for e in range(1, 6)],
+        + [(11, 1, e, 1000 + 100 * e, 1000 + 100 * e) for e in range(1, 6)],
         block_size=128,
     )
-    early = log.details(320, 320).splitlines()
-    later = log.details(340, 340).splitlines()
-    assert early[0] == later[0] == "cblock(10,1,1,3,100,300,100,300)."
-    assert log.details(320, 320).splitlines() == early, "the same standpoint, the same text"
+
+    def block_of(item: int, text: str) -> list[str]:
+        return [line for line in text.splitlines() if line.startswith(f"cblock({item},")]
+
+    early, later = log.details(320, 320), log.details(600, 600)
+    assert len(block_of(10, early)) == 2 and len(block_of(10, later)) == 1
+    assert (
+        block_of(11, early)
+        == block_of(11, later)
+        == [f"cblock(11,1,{log._blocks.number(1, 0, 5)},5,1100,1500,1100,1500)."]
+    )
+    assert log.details(320, 320) == early, "the same standpoint, the same text"
+
+
+def test_asking_the_same_standpoints_again_numbers_no_new_block() -> None:
+    """A long-lived process that is asked standpoints it has seen writes no new block: the
+    symbols clingo keeps for the life of the process stop growing (docs/performance.md)."""
+    rows = [(10 + e % 3, 1, e, 50 * e, 50 * e + (200 if e % 7 == 0 else 0)) for e in range(1, 60)]
+    log = CandidateLog(rows, block_size=128)
+    points = [(t, t) for t in range(0, 3200, 170)] + [(1500, 900), (2500, 3300)]
+    first = [log.details(at, known) for at, known in points]
+    numbered = len(log._blocks._numbers)
+    assert [log.details(at, known) for at, known in points] == first
+    assert len(log._blocks._numbers) == numbered
