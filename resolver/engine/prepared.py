@@ -242,6 +242,14 @@ class Prepared:
             ((x, c, e, *times_of[e]) for x, e, c in self.reason_inputs.get("cand_channel")),
             self.facts.channel_log.block_size,
         )
+        #: Each item's touches rejected below `verify`, for its claimed_unverified flag at
+        #: every standpoint (rules/standpoint/reasons.lp); their below_verify/3 atoms are of the
+        #: reasons family (rules/prepare/interface.lp).
+        self.below_verify = CandidateLog(
+            ((x, 0, e, *times_of[e]) for x, e, _, role in plain if role == "bv"),
+            self.facts.channel_log.block_size,
+            names=("bvblock", "bvdetail"),
+        )
         self._plain, self._whole = plain, whole
 
     @cached_property
@@ -254,6 +262,7 @@ class Prepared:
             self.reason_inputs.get("cand_channel"),
             {e: (at, rec, a) for e, at, rec, a in self.reason_inputs.get("evt")},
             self._times_of,
+            {(x, e): tier for x, e, tier in self.reason_inputs.get("below_verify")},
         )
 
     @cached_property
@@ -301,6 +310,8 @@ class Prepared:
             log.details(at, known),
             self.candidates.static_text,
             self.candidates.details(at, known),
+            self.below_verify.static_text,
+            self.below_verify.details(at, known),
             f"now({at}).\nknown({known}).\n",
             query.facts(),
         ]

@@ -234,12 +234,18 @@ class CandidateLog:
     transition; blocks give it without reading every candidate at every standpoint, exactly as
     for the channel log (``rules/standpoint/channel_log.lp``). With ``block_size`` 1 (the plain
     path) every candidate is a block of its own; else each ``(X, C)`` is a :class:`TimeChain`,
-    cut for each standpoint.
+    cut for each standpoint. ``names`` are the block and detail predicates: the same blocks
+    say whether X has a visible touch rejected below ``verify`` (``bvblock/8``, ``bvdetail/4``,
+    ``rules/standpoint/reasons.lp``).
     """
 
     def __init__(
-        self, entries: Iterable[tuple[int, int, int, int, int]], block_size: int = 1
+        self,
+        entries: Iterable[tuple[int, int, int, int, int]],
+        block_size: int = 1,
+        names: tuple[str, str] = ("cblock", "cdetail"),
     ) -> None:
+        self._block, self._detail = names
         groups: dict[tuple[int, int], list[tuple[int, int, int]]] = defaultdict(list)
         for x, channel, event, at, rec in entries:
             groups[(x, channel)].append((at, rec, event))
@@ -255,7 +261,7 @@ class CandidateLog:
                 continue
             for at, rec, _ in rows:
                 number = len(lines) + 1
-                lines.append(f"cblock({x},{channel},{number},1,{at},{at},{rec},{rec}).")
+                lines.append(f"{self._block}({x},{channel},{number},1,{at},{at},{rec},{rec}).")
         self.static_text = "\n".join(lines) + "\n"
 
     def details(self, at: int, known: int) -> str:
@@ -266,12 +272,12 @@ class CandidateLog:
                 number = self._blocks.number(index, start, stop)
                 at_min, at_max, rec_min, rec_max = chain.bounds(start, stop)
                 lines.append(
-                    f"cblock({x},{channel},{number},{stop - start},{at_min},{at_max},"
+                    f"{self._block}({x},{channel},{number},{stop - start},{at_min},{at_max},"
                     f"{rec_min},{rec_max})."
                 )
                 if detailed:
                     lines.extend(
-                        f"cdetail({number},{events[i]},{chain.ats[i]},{chain.recs[i]})."
+                        f"{self._detail}({number},{events[i]},{chain.ats[i]},{chain.recs[i]})."
                         for i in range(start, stop)
                     )
         return "\n".join(lines) + "\n"

@@ -28,7 +28,8 @@ class RejectionBlocks:
     ``plain`` holds the ``(X, E, why, role)`` of each rejection that goes into a block,
     ``whole`` the family's other rejections ``(X, E, why)``, ``channels`` every
     ``cand_channel(X, E, C)``, ``family_events`` the ``(at, recorded, actor)`` of the events
-    only the family names, and ``times_of`` every event's ``(at, recorded)``. A member's facts
+    only the family names, ``times_of`` every event's ``(at, recorded)``, and ``below`` the
+    tier of each ``below_verify(X, E, T)`` of the family (a `bv` member's). A member's facts
     are written only when a standpoint asks for them.
     """
 
@@ -39,6 +40,7 @@ class RejectionBlocks:
         channels: Iterable[tuple[int, int, int]],
         family_events: Mapping[int, tuple[int, int, int]],
         times_of: Mapping[int, tuple[int, int]],
+        below: Mapping[tuple[int, int], str] | None = None,
     ) -> None:
         rows: dict[tuple[int, str], list[tuple[int, int]]] = defaultdict(list)
         self._why: dict[tuple[int, int], str] = {}
@@ -46,6 +48,9 @@ class RejectionBlocks:
             rows[(x, role)].append((times_of[e][0], e))
             self._why[(x, e)] = why
         self._events = family_events
+        #: The tier of each touch rejected below `verify` (a `bv` member), whose
+        #: below_verify/3 atom comes with it.
+        self._below = dict(below or {})
         self._channel: dict[tuple[int, int], int] = {}
         lines = [f"rejection({x},{e},{why})." for x, e, why in whole]
         named_by_rest = {e for _, e, _ in whole}
@@ -76,6 +81,9 @@ class RejectionBlocks:
     def _rejection(self, x: int, e: int) -> str:
         """Plain rejection ``(x, e)`` as the whole family has it: rejection, channel, event."""
         text = f"rejection({x},{e},{self._why[(x, e)]})."
+        tier = self._below.get((x, e))
+        if tier is not None:
+            text += f" below_verify({x},{e},{tier})."
         channel = self._channel.get((x, e))
         if channel is not None:
             text += f" cand_channel({x},{e},{channel})."

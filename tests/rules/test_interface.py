@@ -32,7 +32,11 @@ def test_verdict_events_reach_every_standpoint_the_rest_only_for_reasons() -> No
     assert a.shows("opening(10,100,100)") and a.shows("opener(10,5)")
     assert a.shows("close(10,6,satisfied,state,1)") and a.shows("reopen(10,12,marker)")
     assert a.shows("proposal(10,13,cancels)") and a.shows("unconfirmed(10,14,state)")
-    assert a.shows("below_verify(10,15,textual)") and a.shows("effective(10,12,reopens)")
+    # rejected as below verify: its atom is of the reasons family, its flag read from a chain
+    assert a.shows("for_reasons(below_verify(10,15,textual))") and a.shows(
+        "effective(10,12,reopens)"
+    )
+    assert a.shows("for_blocks(10,15,below_verify,bv)")
     assert a.shows("claim(8,claims_complete,10)") and a.shows("claim(11,reports_pending,10)")
     assert a.shows("principal_of(10,1)")
     assert a.shows("for_blocks(10,7,no_done_cue,sat)"), "a plain rejection, shown with its chain"
@@ -82,9 +86,11 @@ def test_plain_rejections_are_cut_into_chains_by_role() -> None:
     }, "rejected below verify for an earlier reason (16), contradicting (24), unconfirmed (14), "
     "proposed (17) stay whole"
     assert not a.shows("for_reasons(rejection(10,15,below_verify))")
-    assert a.shows("below_verify(10,15,textual)"), "the flag reads it at every standpoint"
+    assert a.shows("for_reasons(below_verify(10,15,textual))"), "its flag reads the bv chain"
     assert a.shows("for_reasons(rejection(10,14,unconfirmed_effect))")
-    assert a.shows("below_verify(10,16,textual)")
+    assert a.shows("below_verify(10,16,textual)"), (
+        "rejected for an earlier reason: every standpoint"
+    )
     assert any(s.startswith("for_reasons(rejection(10,16,") for s in a.shown)
     assert a.shows("proposal(10,17,cancels)")
     assert a.shows("for_reasons(rejection(10,17,failed_outcome))")

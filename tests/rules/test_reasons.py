@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.rules.harness import standpoint
 
 BASE = "expectation(10). opening(10,100,100). opener(10,5). evt(5,100,100,0). work(1). "
@@ -80,3 +82,26 @@ def test_what_each_ending_marker_did() -> None:
     assert b.shows("ending_outcome(10,9,reopens,none)")
     assert not b.shows("ending_outcome(10,7,reopens,none)")
     assert not b.shows("ending_outcome(10,7,reopens,closed)")
+
+
+def test_claimed_unverified_from_the_blocks_of_touches_below_verify() -> None:
+    # bvblock(X, 0, B, N, AtMin, AtMax, RecMin, RecMax): the engine's chain per item
+    seen = standpoint(BASE + "bvblock(10,0,1,2,200,300,200,300).", now=500)
+    assert seen.shows("flag(10,claimed_unverified)")
+    unseen = standpoint(BASE + "bvblock(10,0,1,2,600,700,600,700).", now=500, known=1000)
+    assert not unseen.shows("flag(10,claimed_unverified)")
+    late = BASE + "bvblock(10,0,1,2,200,300,200,900). bvdetail(1,6,200,900). bvdetail(1,7,300,300)."
+    assert standpoint(late, now=500, known=500).shows("flag(10,claimed_unverified)")
+    hidden = late.replace("bvdetail(1,7,300,300)", "bvdetail(1,7,300,800)")
+    assert not standpoint(hidden, now=500, known=500).shows("flag(10,claimed_unverified)")
+    unopened = "expectation(10). opening(10,400,400). bvblock(10,0,1,1,200,200,200,200)."
+    assert not standpoint(unopened, now=300).shows("flag(10,claimed_unverified)")
+
+
+def test_a_block_below_verify_recorded_after_k_is_unseen_and_a_partial_one_needs_its_rows() -> None:
+    recorded_late = standpoint(BASE + "bvblock(10,0,1,2,200,300,600,700).", now=500, known=500)
+    assert recorded_late.has("bv_none(1)") and not recorded_late.shows(
+        "flag(10,claimed_unverified)"
+    )
+    with pytest.raises(AssertionError):  # a partial block without its rows has no answer
+        standpoint(BASE + "bvblock(10,0,1,2,200,300,200,900).", now=500, known=500)
