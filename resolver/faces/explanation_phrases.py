@@ -282,27 +282,32 @@ def _reason(node: Node, project: Project) -> str:
     return describe(node.say["reason"], project, node.say["x"])
 
 
+#: What a verdict without a closing event means, by the confidence class the rules derived for
+#: it (rules/standpoint/absence.lp): words only, keyed by the atom, never inferred from another.
+_OPEN_MEANING = {
+    "UNKNOWN": "no closing transition, but the evidence is not conclusive",
+    "INCOMPLETE_SEARCH": "no closing transition, but a search channel was never searched",
+    "CORROBORATED_OPEN": (
+        "no closing transition stands, every search channel was searched and no relevant gap "
+        "was found"
+    ),
+}
+
+
 def _verdict(node: Node, project: Project) -> str:
-    """The verdict's sentence, chosen by the status, closing event and confidence the rules
-    derived (a face's choice of words; no status is decided here)."""
+    """The verdict's sentence: the status, closing event and confidence class the rules
+    derived, each printed as derived, with the words that say what they mean."""
     verdict = node.say["verdict"]
-    status = verdict.status
-    if status == "NOT_OPENED":
-        text = "NOT_OPENED: its opening is not visible at this standpoint"
-    elif verdict.closed_by:
+    status, confidence = verdict.status, verdict.confidence
+    if verdict.closed_by:
         text = f"{status}: closed by {verdict.closed_by}"
-    elif status == "UNKNOWN":
-        text = "UNKNOWN: no closing transition, but the evidence is not conclusive"
-    elif verdict.confidence == "INCOMPLETE_SEARCH":
-        text = (
-            "OPEN, INCOMPLETE_SEARCH: no closing transition, but a search channel was "
-            "never searched"
-        )
+    elif confidence in _OPEN_MEANING:
+        head = status if confidence == status else f"{status}, {confidence}"
+        text = f"{head}: {_OPEN_MEANING[confidence]}"
+    elif status == "NOT_OPENED":
+        text = "NOT_OPENED: its opening is not visible at this standpoint"
     else:
-        text = (
-            "OPEN, CORROBORATED_OPEN: no closing transition stands, every search channel "
-            "was searched and no relevant gap was found"
-        )
+        text = status
     return f"verdict: {text}"
 
 
