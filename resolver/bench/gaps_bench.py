@@ -79,39 +79,40 @@ def _run(folder: Path, form: str, memory_limit_mb: int | None, timeout: float | 
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
     argv = ["status", str(folder), "--at", _AT, "--format", form, "-o", os.devnull]
-    with tempfile.TemporaryFile() as err, tempfile.TemporaryDirectory() as reports:
-        report = Path(reports) / "peak"
-        command = own_peak.command(argv, report)
-        started = time.perf_counter()
-        child = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=err, preexec_fn=cap, start_new_session=True
-        )
-        expired = threading.Event()
+    expired = threading.Event()
+    timers: list[threading.Timer] = []
 
+    def arm(child: subprocess.Popen) -> None:
         def stop() -> None:  # the whole group: status may solve in worker processes
             expired.set()
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(child.pid, signal.SIGKILL)
 
-        timer = threading.Timer(timeout, stop) if timeout else None
-        if timer is not None:
-            timer.start()
-        _, status, usage = os.wait4(child.pid, 0)
-        peak = own_peak.peak_mb(report, usage.ru_maxrss)  # its own, not this process's
-        seconds = time.perf_counter() - started
-        child.returncode = os.waitstatus_to_exitcode(status)
-        if timer is not None:
+        if timeout:
+            timers.append(threading.Timer(timeout, stop))
+            timers[0].start()
+
+    with tempfile.TemporaryFile() as err:
+        done = own_peak.run(
+            argv,
+            arm,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            preexec_fn=cap,
+            start_new_session=True,
+        )
+        for timer in timers:
             timer.cancel()
         err.seek(0)
         message = err.read().decode("utf-8", "replace").strip()
     if expired.is_set():
         return {"error": f"timed out after {timeout:g} s"}
-    if child.returncode != 0:
-        return {"error": f"exit {child.returncode}: {message[-200:]}"}
+    if done.returncode != 0:
+        return {"error": f"exit {done.returncode}: {message[-200:]}"}
     return {
-        "seconds": round(usage.ru_utime + usage.ru_stime, 3),
-        "wall_seconds": round(seconds, 3),
-        "peak_rss_mb": round(peak, 1),
+        "seconds": round(done.cpu_s, 3),
+        "wall_seconds": round(done.wall_s, 3),
+        "peak_rss_mb": round(done.peak_mb, 1),
     }
 
 

@@ -12,7 +12,13 @@ command would not import itself.
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 #: Run by ``python -c``: argv is ``REPORT OPENLOOP-ARGS...``.
@@ -52,3 +58,36 @@ def peak_mb(report: Path, fallback_kb: float) -> float:
         return int(report.read_text().strip()) / 1024
     except (OSError, ValueError):
         return fallback_kb / 1024
+
+
+@dataclass(frozen=True)
+class Finished:
+    """One command run to its end: exit code, wall seconds, CPU seconds of it and the workers
+    it waited for (``wait4``), and its own peak RSS in MB."""
+
+    returncode: int
+    wall_s: float
+    cpu_s: float
+    peak_mb: float
+
+
+def run(
+    argv: list[str], started: Callable[[subprocess.Popen], None] | None = None, **popen
+) -> Finished:
+    """Run ``openloop ARGV`` in a fresh interpreter through the launcher and measure it;
+    ``started`` sees the child once it runs (to arm a timeout), ``popen`` goes to ``Popen``."""
+    with tempfile.TemporaryDirectory() as folder:
+        report = Path(folder) / "peak"
+        begin = time.perf_counter()
+        child = subprocess.Popen(command(argv, report), **popen)
+        if started is not None:
+            started(child)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - begin
+        child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        return Finished(
+            child.returncode,
+            wall,
+            usage.ru_utime + usage.ru_stime,
+            peak_mb(report, usage.ru_maxrss),
+        )

@@ -4,7 +4,7 @@ Measured inside the size's own process (:mod:`resolver.bench.harness`), after it
 runs, on the same history:
 
 * ``status_json``: ``openloop status --format json`` end to end, cold, in a fresh interpreter
-  (its CPU time read from ``RUSAGE_CHILDREN``, so worker processes count; its own peak RSS
+  (its CPU time read from ``wait4``, so worker processes count; its own peak RSS
   through :mod:`resolver.bench.own_peak`), once with the default ``--jobs`` (the core count)
   and once with ``--jobs 1``;
 * ``warm``: ``warm_queries`` standpoints (default 100) on the one prepared history, each at a
@@ -22,13 +22,10 @@ from __future__ import annotations
 
 import os
 import random
-import resource
 import statistics
 import subprocess
-import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from resolver import times
 from resolver.bench import own_peak
@@ -46,11 +43,6 @@ RSS_TARGETS = ((100_000, 400.0, "peak RSS <= 400 MB (100k)"), (1_000_000, 2048.0
 WARM_QUERIES = 100
 
 
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def status_json(paths: list[str], instant: int, jobs: int | None) -> tuple[float, float, float]:
     """(wall s, CPU s, peak RSS MB) of one ``openloop status --format json`` in a fresh
     interpreter."""
@@ -64,17 +56,11 @@ def command_cpu(argv: list[str], instant: int, extra: list[str]) -> tuple[float,
     the command's own (the largest of it and the workers it waited for, as
     :mod:`resolver.bench.own_peak` reads it), not the measuring process's."""
     stamp = times.format_time(instant)
-    with tempfile.TemporaryDirectory() as folder:
-        report = Path(folder) / "peak"
-        command = own_peak.command([*argv, "--at", stamp, *extra, "-o", os.devnull], report)
-        cpu, started = _children_cpu(), time.perf_counter()
-        child = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-        _, status, usage = os.wait4(child.pid, 0)
-        child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
-        wall, spent = time.perf_counter() - started, _children_cpu() - cpu
-        if child.returncode:
-            raise subprocess.CalledProcessError(child.returncode, command)
-        return wall, spent, own_peak.peak_mb(report, usage.ru_maxrss)
+    full = [*argv, "--at", stamp, *extra, "-o", os.devnull]
+    done = own_peak.run(full, stdout=subprocess.DEVNULL)
+    if done.returncode:
+        raise subprocess.CalledProcessError(done.returncode, ["openloop", *full])
+    return done.wall_s, done.cpu_s, done.peak_mb
 
 
 def _cpu(work: Callable[[], object]) -> float:
