@@ -12,7 +12,8 @@ runs, on the same history:
 * ``explain``: one expectation's explanation tree on the prepared history (the middle id);
 * ``check``: the gate over every expectation, with each outstanding item's key reason;
 * ``compare`` (with ``--compare``): the hand-rolled SQLite state-tier query
-  (:mod:`resolver.bench.sqlite_compare`).
+  (:mod:`resolver.bench.sqlite_compare`), and the least a long-lived solver with the standpoint
+  as externals could cost per query (:mod:`resolver.bench.longlived_floor`).
 
 CPU time (``process_time``) is the steady number on a shared machine; wall time is reported for
 ``status_json`` beside it. :data:`TARGETS` are the project's goals, reported PASS or MISS.
@@ -137,6 +138,16 @@ def measure(
 
         out.update(sqlite_compare.measure(project, instants[:20], floor_cpu))
         log(f"sqlite state-tier query: {out['sqlite_query_cpu_s'] * 1000:.1f} ms CPU")
+        # The least a long-lived solver with the standpoint as externals could cost, on the
+        # same standpoints as the warm row (resolver/bench/longlived_floor.py).
+        from resolver.bench import longlived_floor
+
+        out.update(longlived_floor.measure(prepared, instants, floor_cpu))
+        log(
+            f"long-lived floor: {out['longlived_query_cpu_s'] * 1000:.1f} ms CPU per query "
+            f"({out['longlived_ground_rules']:,} ground rules, grounded once in "
+            f"{out['longlived_ground_cpu_s']:.2f} s)"
+        )
     return out
 
 
@@ -172,7 +183,8 @@ def _mark(value: bool | None) -> str:
 def table(results: list[dict]) -> str:
     """The user-facing rows, one line per size, for humans."""
     head = "events  status json CPU s (x floor)  jobs 1 (x)  warm ms (x)  explain ms (x)  "
-    head += "explain command s (x)  check s (x)  sqlite ms (x)  status RSS MB (jobs 1)  targets"
+    head += "explain command s (x)  check s (x)  sqlite ms (x)  long-lived floor ms (x)  "
+    head += "status RSS MB (jobs 1)  targets"
     lines = [head]
     for r in results:
         rows = r.get("rows")
@@ -182,6 +194,11 @@ def table(results: list[dict]) -> str:
         sqlite = (
             f"{rows['sqlite_query_cpu_s'] * 1000:.1f} ({rows['sqlite_query_over_floor']:.3f})"
             if "sqlite_query_cpu_s" in rows
+            else "-"
+        )
+        longlived = (
+            f"{rows['longlived_query_cpu_s'] * 1000:.1f} ({rows['longlived_query_over_floor']:.2f})"
+            if "longlived_query_cpu_s" in rows
             else "-"
         )
         explain = (
@@ -200,7 +217,7 @@ def table(results: list[dict]) -> str:
             f"  {rows['status_json_jobs1_cpu_s']:.2f} ({rows['status_json_jobs1_over_floor']:.1f})"
             f"  {rows['warm_query_cpu_s'] * 1000:.0f} ({rows['warm_query_over_floor']:.2f})"
             f"  {explain}  {command}"
-            f"  {rows['check_cpu_s']:.2f} ({rows['check_over_floor']:.1f})  {sqlite}"
+            f"  {rows['check_cpu_s']:.2f} ({rows['check_over_floor']:.1f})  {sqlite}  {longlived}"
             f"  {_rss(rows)}"
             f"  " + ", ".join(f"{k} {_mark(v)}" for k, v in marks.items() if v is not None)
         )

@@ -1,0 +1,133 @@
+"""The ``--compare`` row that bounds a long-lived solver: the least it could cost per standpoint.
+
+The performance issue proposes one clingo Control per history, grounded once, with a standpoint
+given as a few ``#external`` atoms over a sorted chain of instants (visible-at-T as a chain
+``le_now(I)`` rather than ``At <= T`` in every rule), so that a query flips externals, solves and
+reads ``symbols(shown=True)``. Whatever else such a program derives, it must at least decide
+the visibility of every event and of every closing candidate at each query. This module grounds
+exactly that and nothing more, on the prepared history's own events and candidates:
+
+* ``evt(E, At, Rec)`` for every event the prepared atoms name; ``tnext``/``rnext`` chains over
+  the distinct valid and record instants;
+* two externals per standpoint (``cut_at(I)``: the latest instant at or before T; ``cut_known``
+  likewise for K), visibility propagated down the chains;
+* an item is ``closed`` iff one of its closing candidates is visible, ``open`` otherwise.
+
+That is three rules where the real standpoint has about eighty, and no timeline, gap, count or
+reason: a lower bound on the per-query cost of the design, not a second engine. Its answers are
+not openloop's and are never compared with them (``tests/perf/test_longlived_floor.py`` checks
+only that the chains give the visibility they stand for). Measuring it on the bench's histories
+tells whether the warm target (0.05 x the floor) is reachable by that design at all.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from bisect import bisect_right
+from itertools import pairwise
+
+import clingo
+
+from resolver import times
+
+#: The rules of the yardstick. A standpoint sets one ``cut_at`` and one ``cut_known`` true; the
+#: chains carry "at or before the cut" down to every earlier instant, one rule per instant.
+PROGRAM = """
+#external cut_at(I) : tnext(I, _).
+#external cut_at(I) : tnext(_, I).
+#external cut_known(R) : rnext(R, _).
+#external cut_known(R) : rnext(_, R).
+le_now(I) :- cut_at(I).
+le_now(I) :- le_now(J), tnext(I, J).
+le_known(R) :- cut_known(R).
+le_known(R) :- le_known(J), rnext(R, J).
+visible(E) :- evt(E, At, Rec), le_now(At), le_known(Rec).
+closed(X) :- cand(X, E), visible(E).
+status(X, closed) :- item(X), closed(X).
+status(X, open) :- item(X), not closed(X).
+#show status/2.
+"""
+
+
+def _facts(events: dict[int, tuple[int, int]], candidates, items) -> tuple[str, list, list]:
+    """The yardstick's facts (integers only) and the sorted valid and record instants."""
+    ats = sorted({at for at, _ in events.values()})
+    recs = sorted({rec for _, rec in events.values()})
+    lines = [f"evt({e},{at},{rec})." for e, (at, rec) in events.items()]
+    lines += [f"tnext({a},{b})." for a, b in pairwise(ats)]
+    lines += [f"rnext({a},{b})." for a, b in pairwise(recs)]
+    lines += [f"cand({x},{e})." for x, e in candidates]
+    lines += [f"item({x})." for x in items]
+    if len(ats) == 1:  # a chain of one instant has no pair to declare its external through
+        lines.append(f"tnext({ats[0]},{ats[0]}).")
+    if len(recs) == 1:
+        lines.append(f"rnext({recs[0]},{recs[0]}).")
+    return "\n".join(lines) + "\n", ats, recs
+
+
+class LonglivedFloor:
+    """One Control grounded once over a prepared history; each :meth:`query` flips externals.
+
+    ``show_visible`` also shows ``visible/1``: the test's view of what the chains decide.
+    """
+
+    def __init__(self, prepared, show_visible: bool = False) -> None:
+        events: dict[int, tuple[int, int]] = {}
+        for family in (prepared.core, prepared.reason_inputs):
+            for e, at, rec, _actor in family.get("evt"):
+                events[e] = (at, rec)
+        candidates = {(args[0], args[1]) for args in prepared.core.get("close")}
+        items = {args[0] for args in prepared.core.get("opening")}
+        items.update(x for x, _ in candidates)
+        text, self._ats, self._recs = _facts(events, sorted(candidates), sorted(items))
+        self.control = clingo.Control(["--warn=none"])
+        program = PROGRAM + ("#show visible/1.\n" if show_visible else "")
+        self.control.add("base", [], program + text)
+        self.control.ground([("base", [])])
+        self._on: list[clingo.Symbol] = []
+
+    @property
+    def ground_rules(self) -> int:
+        """How many ground rules the long-lived program holds (clingo counts them at the first
+        solve)."""
+        return int(self.control.statistics["problem"]["lp"]["rules"])
+
+    def _cut(self, instants: list[int], bound: int, name: str) -> list[clingo.Symbol]:
+        index = bisect_right(instants, bound)
+        return [clingo.Function(name, [clingo.Number(instants[index - 1])])] if index else []
+
+    def query(self, at: int, known: int | None) -> list[clingo.Symbol]:
+        """The shown atoms at ``(at, known)`` (Unix seconds; ``known`` None: every record)."""
+        encoded_at = times.encode(at)
+        encoded_known = times.LATEST if known is None else times.encode(known)
+        for symbol in self._on:
+            self.control.assign_external(symbol, False)
+        self._on = self._cut(self._ats, encoded_at, "cut_at") + self._cut(
+            self._recs, encoded_known, "cut_known"
+        )
+        for symbol in self._on:
+            self.control.assign_external(symbol, True)
+        shown: list[clingo.Symbol] = []
+        self.control.solve(on_model=lambda model: shown.extend(model.symbols(shown=True)))
+        return shown
+
+
+def measure(prepared, instants: list[int], floor_cpu: float) -> dict:
+    """Ground the yardstick once, then the median CPU time of a query over ``instants``."""
+    started = time.process_time()
+    floor = LonglivedFloor(prepared)
+    ground = time.process_time() - started
+    spent, shown = [], 0
+    for instant in instants:
+        started = time.process_time()
+        shown = len(floor.query(instant, instant))
+        spent.append(time.process_time() - started)
+    query = statistics.median(spent)
+    return {
+        "longlived_ground_cpu_s": round(ground, 6),
+        "longlived_ground_rules": floor.ground_rules,
+        "longlived_query_cpu_s": round(query, 6),
+        "longlived_query_over_floor": round(query / floor_cpu, 4) if floor_cpu else None,
+        "longlived_shown": shown,
+    }
