@@ -229,4 +229,10 @@ def table(results: list[dict]) -> str:
         + " (rss: the measuring process; status_rss: the status --format json command)"
         + f"; warm = median of the given queries (default {WARM_QUERIES}), CPU seconds"
     )
+    if any("longlived_query_cpu_s" in (r.get("rows") or {}) for r in results):
+        lines.append(
+            "long-lived floor: the same standpoints on one Control grounded once, the standpoint "
+            "as two externals, three rules (visibility and closing candidates only): the least "
+            "a long-lived solver could cost per query"
+        )
     return "\n".join(lines) + "\n"

@@ -23,7 +23,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "peak RSS, with ratios to the floor and the performance targets (PASS/MISS); "
         "then what a user runs, in CPU seconds: status --format json end to end (with and "
         "without partitions), the median of --warm-queries standpoints, explain, check, and "
-        "with --compare a hand-rolled SQLite state-tier query. "
+        "with --compare two yardsticks: a hand-rolled SQLite state-tier query, and the least a "
+        "long-lived solver with the standpoint as externals could cost per query. "
         "Progress goes to stderr.",
     )
     parser.add_argument(
@@ -109,7 +110,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--compare",
         action="store_true",
-        help="add a row timing a hand-rolled SQLite state-tier query on the same history",
+        help="add two yardsticks on the same history: a hand-rolled SQLite state-tier query, "
+        "and one clingo Control grounded once with the standpoint as externals (three rules: "
+        "the least a long-lived solver could cost per query)",
     )
     parser.add_argument(
         "--json",

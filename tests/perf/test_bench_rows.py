@@ -28,8 +28,10 @@ def test_rows_measure_every_user_command(tmp_path: Path):
     for name in ("status_json", "status_json_jobs1", "explain_command"):
         assert 15 < out[f"{name}_rss_mb"] < 2048, name
     assert out["sqlite_expectations"] == sum(1 for x in prepared.project.expectations if x.want)
+    # the long-lived yardstick answers the same standpoints, one status per item
+    assert out["longlived_query_cpu_s"] > 0 and out["longlived_shown"] > 0
     text = rows.table([{"events": 300, "rows": out, "peak_rss_mb": 50.0}])
-    assert "cold_json_le_4x" in text and "sqlite" in text
+    assert "cold_json_le_4x" in text and "sqlite" in text and "long-lived floor" in text
     assert f"{out['status_json_rss_mb']:.0f} ({out['status_json_jobs1_rss_mb']:.0f})" in text
 
 
