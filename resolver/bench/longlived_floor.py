@@ -13,10 +13,11 @@ exactly that and nothing more, on the prepared history's own events and candidat
   likewise for K), visibility propagated down the chains;
 * an item is ``closed`` iff one of its closing candidates is visible, ``open`` otherwise.
 
-That is three rules where the real standpoint has about eighty, and no timeline, gap, count or
-reason: a lower bound on the per-query cost of the design, not a second engine. Its answers are
-not openloop's and are never compared with them (``tests/perf/test_longlived_floor.py`` checks
-only that the chains give the visibility they stand for). Measuring it on the bench's histories
+That is eight rules where the standpoint's rule files hold about 230, with no timeline, gap,
+count or reason: a lower bound on the per-query cost of the design, not a second engine. Its
+answers are not openloop's and are never compared with them
+(``tests/perf/test_longlived_floor.py`` checks only that the chains give the visibility they
+stand for). Measuring it on the bench's histories
 tells whether the warm target (0.05 x the floor) is reachable by that design at all.
 """
 
