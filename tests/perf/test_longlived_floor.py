@@ -9,7 +9,6 @@ its statuses follow from it.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -62,7 +61,7 @@ def test_measure_reports_the_row(prepared):
     assert out["longlived_shown"] == len({args[0] for args in prepared.core.get("opening")})
 
 
-def test_the_yardstick_holds_only_integer_facts(prepared, tmp_path: Path):
+def test_the_yardstick_holds_only_integer_facts(prepared):
     """No user text reaches the program: every fact argument is an integer."""
     events = {e: (at, rec) for e, at, rec, _ in prepared.core.get("evt")}
     text, _, _ = longlived_floor._facts(events, [(1, 2)], [1])
