@@ -7,18 +7,20 @@ reads ``symbols(shown=True)``. Whatever else such a program derives, it must at 
 the visibility of every event and of every closing candidate at each query. This module grounds
 exactly that and nothing more, on the prepared history's own events and candidates:
 
-* ``evt(E, At, Rec)`` for every event the prepared atoms name; ``tnext``/``rnext`` chains over
-  the distinct valid and record instants;
+* ``evt(E, At, Rec)`` for every event the prepared atoms name, and ``logged(I, At, Rec)`` for
+  every other event of a work channel (the footprint's ``through`` and the sequence gaps judge
+  each of them at a standpoint: ``rules/standpoint/channel_log.lp``); ``tnext``/``rnext``
+  chains over the distinct valid and record instants;
 * two externals per standpoint (``cut_at(I)``: the latest instant at or before T; ``cut_known``
   likewise for K), visibility propagated down the chains;
 * an item is ``closed`` iff one of its closing candidates is visible, ``open`` otherwise.
 
-That is eight rules where the standpoint's rule files hold about 230, with no timeline, gap,
+That is nine rules where the standpoint's rule files hold about 230, with no timeline, gap,
 count or reason: a lower bound on the per-query cost of the design, not a second engine. Its
 answers are not openloop's and are never compared with them
 (``tests/perf/test_longlived_floor.py`` checks only that the chains give the visibility they
-stand for). Measuring it on the bench's histories
-tells whether the warm target (0.05 x the floor) is reachable by that design at all.
+stand for). Measuring it on the bench's histories tells whether the warm target (0.05 x the
+floor) is reachable by that design at all.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from __future__ import annotations
 import statistics
 import time
 from bisect import bisect_right
+from collections import Counter
 from itertools import pairwise
 
 import clingo
@@ -44,6 +47,7 @@ le_now(I) :- le_now(J), tnext(I, J).
 le_known(R) :- cut_known(R).
 le_known(R) :- le_known(J), rnext(R, J).
 visible(E) :- evt(E, At, Rec), le_now(At), le_known(Rec).
+seen(I) :- logged(I, At, Rec), le_now(At), le_known(Rec).
 closed(X) :- cand(X, E), visible(E).
 status(X, closed) :- item(X), closed(X).
 status(X, open) :- item(X), not closed(X).
@@ -51,11 +55,18 @@ status(X, open) :- item(X), not closed(X).
 """
 
 
-def _facts(events: dict[int, tuple[int, int]], candidates, items) -> tuple[str, list, list]:
+def _facts(
+    events: dict[int, tuple[int, int]],
+    logged: list[tuple[int, int]],
+    candidates: list[tuple[int, int]],
+    items: list[int],
+) -> tuple[str, list[int], list[int]]:
     """The yardstick's facts (integers only) and the sorted valid and record instants."""
-    ats = sorted({at for at, _ in events.values()})
-    recs = sorted({rec for _, rec in events.values()})
+    times_seen = [*events.values(), *logged]
+    ats = sorted({at for at, _ in times_seen})
+    recs = sorted({rec for _, rec in times_seen})
     lines = [f"evt({e},{at},{rec})." for e, (at, rec) in events.items()]
+    lines += [f"logged({i},{at},{rec})." for i, (at, rec) in enumerate(logged)]
     lines += [f"tnext({a},{b})." for a, b in pairwise(ats)]
     lines += [f"rnext({a},{b})." for a, b in pairwise(recs)]
     lines += [f"cand({x},{e})." for x, e in candidates]
@@ -67,23 +78,37 @@ def _facts(events: dict[int, tuple[int, int]], candidates, items) -> tuple[str, 
     return "\n".join(lines) + "\n", ats, recs
 
 
+def unnamed_work_events(prepared, named: dict[int, tuple[int, int]]) -> list[tuple[int, int]]:
+    """``(at, recorded)`` of the events of work channels that no prepared atom names: the
+    channel log's work-channel events less, by their times, those of ``named`` (so an event is
+    never counted twice; a coincidence of times can only leave one out)."""
+    work = {args[0] for args in prepared.core.get("work")}
+    rows = Counter((at, rec) for c, at, rec in prepared.facts.channel_log.events() if c in work)
+    rows.subtract(Counter(named.values()))
+    return sorted(row for row, count in rows.items() for _ in range(max(count, 0)))
+
+
 class LonglivedFloor:
     """One Control grounded once over a prepared history; each :meth:`query` flips externals.
 
-    ``show_visible`` also shows ``visible/1``: the test's view of what the chains decide.
+    ``show_visible`` also shows ``visible/1`` and ``seen/1``: the test's view of what the chains
+    decide.
     """
 
     def __init__(self, prepared, show_visible: bool = False) -> None:
-        events: dict[int, tuple[int, int]] = {}
+        self.events: dict[int, tuple[int, int]] = {}
+        events = self.events
         for family in (prepared.core, prepared.reason_inputs):
             for e, at, rec, _actor in family.get("evt"):
                 events[e] = (at, rec)
         candidates = {(args[0], args[1]) for args in prepared.core.get("close")}
         items = {args[0] for args in prepared.core.get("opening")}
         items.update(x for x, _ in candidates)
-        text, self._ats, self._recs = _facts(events, sorted(candidates), sorted(items))
+        #: The other events of work channels, by index in ``logged/3``.
+        self.logged = unnamed_work_events(prepared, events)
+        text, self._ats, self._recs = _facts(events, self.logged, sorted(candidates), sorted(items))
         self.control = clingo.Control(["--warn=none"])
-        program = PROGRAM + ("#show visible/1.\n" if show_visible else "")
+        program = PROGRAM + ("#show visible/1.\n#show seen/1.\n" if show_visible else "")
         self.control.add("base", [], program + text)
         self.control.ground([("base", [])])
         self._on: list[clingo.Symbol] = []
@@ -131,4 +156,5 @@ def measure(prepared, instants: list[int], floor_cpu: float) -> dict:
         "longlived_query_cpu_s": round(query, 6),
         "longlived_query_over_floor": round(query / floor_cpu, 4) if floor_cpu else None,
         "longlived_shown": shown,
+        "longlived_events": len(floor.events) + len(floor.logged),
     }

@@ -118,6 +118,13 @@ class ChannelLog:
                 previous = number
         self.static_text = "\n".join(lines) + "\n"
 
+    def events(self) -> Iterable[tuple[int, int, int]]:
+        """``(channel, at, recorded)`` of every event of the log, channel by channel in ``at``
+        order: what the footprint's ``through`` and the gaps judge at a standpoint."""
+        for block in self._time_blocks:
+            for _, at, rec in block.events:
+                yield block.channel, at, rec
+
     def details(self, at: int, known: int) -> str:
         """Facts for the events of every block that straddles the standpoint ``(at, known)``."""
         lines: list[str] = []
