@@ -232,7 +232,7 @@ def table(results: list[dict]) -> str:
     if any("longlived_query_cpu_s" in (r.get("rows") or {}) for r in results):
         lines.append(
             "long-lived floor: the same standpoints on one Control grounded once, the standpoint "
-            "as two externals, eight rules (visibility and closing candidates only): the least "
-            "a long-lived solver could cost per query"
+            "as two externals, nine rules (the visibility of every event judged, and closing): "
+            "the least a long-lived solver could cost per query"
         )
     return "\n".join(lines) + "\n"

@@ -111,7 +111,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--compare",
         action="store_true",
         help="add two yardsticks on the same history: a hand-rolled SQLite state-tier query, "
-        "and one clingo Control grounded once with the standpoint as externals (eight rules: "
+        "and one clingo Control grounded once with the standpoint as externals (nine rules: "
         "the least a long-lived solver could cost per query)",
     )
     parser.add_argument(
