@@ -26,7 +26,6 @@ floor) is reachable by that design at all.
 from __future__ import annotations
 
 import multiprocessing
-import statistics
 import time
 from bisect import bisect_right
 from collections import Counter
@@ -35,6 +34,7 @@ from itertools import pairwise
 import clingo
 
 from resolver import times
+from resolver.bench.cpu import median_cpu
 
 #: The rules of the yardstick. A standpoint sets one ``cut_at`` and one ``cut_known`` true; the
 #: chains carry "at or before the cut" down to every earlier instant, one rule per instant.
@@ -170,12 +170,8 @@ def _measure(prepared, instants: list[int], floor_cpu: float) -> dict:
     started = time.process_time()
     floor = LonglivedFloor(prepared)
     ground = time.process_time() - started
-    spent, shown = [], 0
-    for instant in instants:
-        started = time.process_time()
-        shown = len(floor.query(instant, instant))
-        spent.append(time.process_time() - started)
-    query = statistics.median(spent)
+    query, answer = median_cpu(lambda instant: floor.query(instant, instant), instants)
+    shown = len(answer or ())
     return {
         "longlived_ground_cpu_s": round(ground, 6),
         "longlived_ground_rules": floor.ground_rules,

@@ -25,11 +25,11 @@ import os
 import random
 import statistics
 import subprocess
-import time
 from collections.abc import Callable
 
 from resolver import times
 from resolver.bench import own_peak
+from resolver.bench.cpu import cpu_seconds
 
 #: (key, ratio field, limit, applies to events from, up to, description)
 TARGETS = (
@@ -62,12 +62,6 @@ def command_cpu(argv: list[str], instant: int, extra: list[str]) -> tuple[float,
     if done.returncode:
         raise subprocess.CalledProcessError(done.returncode, ["openloop", *full])
     return done.wall_s, done.cpu_s, done.peak_mb
-
-
-def _cpu(work: Callable[[], object]) -> float:
-    started = time.process_time()
-    work()
-    return time.process_time() - started
 
 
 def measure(
@@ -107,7 +101,7 @@ def measure(
     asked = Query(every_reason=False)
     warm = []
     for k, instant in enumerate(instants):
-        warm.append(_cpu(lambda i=instant: resolve(prepared, Standpoint(i, i), asked)))
+        warm.append(cpu_seconds(lambda i=instant: resolve(prepared, Standpoint(i, i), asked)))
         if (k + 1) % 10 == 0:
             log(f"warm {k + 1}/{count}: median {statistics.median(warm) * 1000:.0f} ms CPU")
     out["warm_queries"] = count
@@ -118,7 +112,7 @@ def measure(
     point = Standpoint(end, end)
     if ids:
         ident = ids[len(ids) // 2]
-        cpu = _cpu(lambda: render_text(explain_at(prepared, point, ident)))
+        cpu = cpu_seconds(lambda: render_text(explain_at(prepared, point, ident)))
         out["explain_cpu_s"] = round(cpu, 6)
         out["explain_over_floor"] = round(cpu / floor_cpu, 4)
         log(f"explain {ident}: {cpu * 1000:.0f} ms CPU")
@@ -128,7 +122,7 @@ def measure(
         out["explain_command_cpu_s"] = round(cpu, 4)
         out["explain_command_over_floor"] = round(cpu / floor_cpu, 3)
         log(f"openloop explain {ident}: {wall:.2f} s wall, {cpu:.2f} s CPU")
-    cpu = _cpu(lambda: check_document(prepared, point, None, None))
+    cpu = cpu_seconds(lambda: check_document(prepared, point, None, None))
     out["check_cpu_s"] = round(cpu, 6)
     out["check_over_floor"] = round(cpu / floor_cpu, 4)
     log(f"check: {cpu:.2f} s CPU")

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import statistics
 import time
 
+from resolver.bench.cpu import median_cpu
 from resolver.language.model import Project
 
 _SCHEMA = """
@@ -75,14 +75,12 @@ def measure(project: Project, instants: list[int], floor_cpu: float) -> dict:
     started = time.process_time()
     connection = load(project)
     build = time.process_time() - started
-    times, answered = [], 0
-    for instant in instants:
-        started = time.process_time()
-        rows = connection.execute(QUERY, {"at": instant, "known": instant}).fetchall()
-        times.append(time.process_time() - started)
-        answered = len(rows)
+    query, rows = median_cpu(
+        lambda instant: connection.execute(QUERY, {"at": instant, "known": instant}).fetchall(),
+        instants,
+    )
     connection.close()
-    query = statistics.median(times)
+    answered = len(rows or ())
     return {
         "sqlite_build_cpu_s": round(build, 6),
         "sqlite_query_cpu_s": round(query, 6),
