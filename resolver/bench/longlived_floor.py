@@ -9,8 +9,8 @@ exactly that and nothing more, on the prepared history's own events and candidat
 
 * ``evt(E, At, Rec)`` for every event the prepared atoms name, and ``logged(I, At, Rec)`` for
   every other event of a work channel (the footprint's ``through`` and the sequence gaps judge
-  each of them at a standpoint: ``rules/standpoint/channel_log.lp``); ``tnext``/``rnext``
-  chains over the distinct valid and record instants;
+  each of them at a standpoint: ``rules/standpoint/channel_log.lp``); the distinct valid and
+  record instants (``tinstant``, ``rinstant``) and their ``tnext``/``rnext`` chains;
 * two externals per standpoint (``cut_at(I)``: the latest instant at or before T; ``cut_known``
   likewise for K), visibility propagated down the chains;
 * an item is ``closed`` iff one of its closing candidates is visible, ``open`` otherwise.
@@ -39,10 +39,8 @@ from resolver.bench.cpu import median_cpu
 #: The rules of the yardstick. A standpoint sets one ``cut_at`` and one ``cut_known`` true; the
 #: chains carry "at or before the cut" down to every earlier instant, one rule per instant.
 PROGRAM = """
-#external cut_at(I) : tnext(I, _).
-#external cut_at(I) : tnext(_, I).
-#external cut_known(R) : rnext(R, _).
-#external cut_known(R) : rnext(_, R).
+#external cut_at(I) : tinstant(I).
+#external cut_known(R) : rinstant(R).
 le_now(I) :- cut_at(I).
 le_now(I) :- le_now(J), tnext(I, J).
 le_known(R) :- cut_known(R).
@@ -68,14 +66,12 @@ def _facts(
     recs = sorted({rec for _, rec in times_seen})
     lines = [f"evt({e},{at},{rec})." for e, (at, rec) in events.items()]
     lines += [f"logged({i},{at},{rec})." for i, (at, rec) in enumerate(logged)]
+    lines += [f"tinstant({a})." for a in ats]
+    lines += [f"rinstant({r})." for r in recs]
     lines += [f"tnext({a},{b})." for a, b in pairwise(ats)]
     lines += [f"rnext({a},{b})." for a, b in pairwise(recs)]
     lines += [f"cand({x},{e})." for x, e in candidates]
     lines += [f"item({x})." for x in items]
-    if len(ats) == 1:  # a chain of one instant has no pair to declare its external through
-        lines.append(f"tnext({ats[0]},{ats[0]}).")
-    if len(recs) == 1:
-        lines.append(f"rnext({recs[0]},{recs[0]}).")
     return "\n".join(lines) + "\n", ats, recs
 
 
@@ -97,17 +93,16 @@ class LonglivedFloor:
     """
 
     def __init__(self, prepared, show_visible: bool = False) -> None:
-        self.events: dict[int, tuple[int, int]] = {}
-        events = self.events
-        for family in (prepared.core, prepared.reason_inputs):
-            for e, at, rec, _actor in family.get("evt"):
-                events[e] = (at, rec)
+        #: The events the prepared atoms name, by interned event: ``(at, recorded)``.
+        self.events: dict[int, tuple[int, int]] = prepared.event_times
         candidates = {(args[0], args[1]) for args in prepared.core.get("close")}
         items = {args[0] for args in prepared.core.get("opening")}
         items.update(x for x, _ in candidates)
         #: The other events of work channels, by index in ``logged/3``.
-        self.logged = unnamed_work_events(prepared, events)
-        text, self._ats, self._recs = _facts(events, self.logged, sorted(candidates), sorted(items))
+        self.logged = unnamed_work_events(prepared, self.events)
+        text, self._ats, self._recs = _facts(
+            self.events, self.logged, sorted(candidates), sorted(items)
+        )
         self.control = clingo.Control(["--warn=none"])
         program = PROGRAM + ("#show visible/1.\n#show seen/1.\n" if show_visible else "")
         self.control.add("base", [], program + text)

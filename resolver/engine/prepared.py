@@ -237,6 +237,8 @@ class Prepared:
         times_of = {e: (at, rec) for e, at, rec, _ in self.core.get("evt")}
         times_of.update({e: (at, rec) for e, at, rec, _ in self.reason_inputs.get("evt")})
         self._core_text = self.core.facts() + _instant_chains(self.core, times_of)
+        #: ``(at, recorded)`` of every event a prepared atom names, by interned event.
+        self.event_times = times_of
         self._times_of = times_of
         self.candidates = CandidateLog(
             ((x, c, e, *times_of[e]) for x, e, c in self.reason_inputs.get("cand_channel")),
