@@ -239,7 +239,6 @@ class Prepared:
         self._core_text = self.core.facts() + _instant_chains(self.core, times_of)
         #: ``(at, recorded)`` of every event a prepared atom names, by interned event.
         self.event_times = times_of
-        self._times_of = times_of
         self.candidates = CandidateLog(
             ((x, c, e, *times_of[e]) for x, e, c in self.reason_inputs.get("cand_channel")),
             self.facts.channel_log.block_size,
@@ -263,7 +262,7 @@ class Prepared:
             self._whole,
             self.reason_inputs.get("cand_channel"),
             {e: (at, rec, a) for e, at, rec, a in self.reason_inputs.get("evt")},
-            self._times_of,
+            self.event_times,
             {(x, e): tier for x, e, tier in self.reason_inputs.get("below_verify")},
         )
 
@@ -279,12 +278,12 @@ class Prepared:
         and ``link/3``, rules/query/explain.lp), so left out of a standpoint that explains
         nothing, and built on first use."""
         rows = self.reason_inputs.rows
-        return ItemInputs(lambda x: rows("cand_channel", x), self._times_of, self.facts.links)
+        return ItemInputs(lambda x: rows("cand_channel", x), self.event_times, self.facts.links)
 
     @cached_property
     def _chain_text(self) -> str:
         """Every item's candidate chain: a fifth of the text the whole reasons would parse."""
-        return candidate_chains(self.reason_inputs.get("cand_channel"), self._times_of)
+        return candidate_chains(self.reason_inputs.get("cand_channel"), self.event_times)
 
     def solve(
         self, standpoint: Standpoint, query: Query | str | None = None, reasons: bool | None = None
