@@ -44,7 +44,8 @@ table { border-collapse: collapse; width: 100%; font-size: 13px; }
 th, td { border-bottom: 1px solid #e0e0e0; padding: 4px 6px; text-align: left;
          vertical-align: top; }
 th { background: #f5f5f5; }
-td:first-child, td time, td:nth-child(5) { white-space: nowrap; }
+td { overflow-wrap: anywhere; }  /* long ids wrap on screen (a copy keeps them whole) */
+td time { white-space: nowrap; }
 .status { display: inline-block; padding: 1px 6px; border-radius: 4px; border: 1px solid;
           font-size: 12px; font-weight: bold; }
 .figure { overflow-x: auto; border: 1px solid #eee; padding: 4px; }
@@ -111,6 +112,7 @@ def render(page: Page) -> str:
         resolution=resolution,
         ids=ids,
         colours=lambda status: palette.STATUS_COLOURS.get(status, ("#ffffff", "#757575")),
+        shown=_shown(resolution),
         count=lambda number, word: f"{number} {word}" + ("" if number == 1 else "s"),
         omission=page.omission,
         svg=svg,
@@ -119,6 +121,26 @@ def render(page: Page) -> str:
         adjacency=[] if svg else _adjacency(page.picture),
         lifelines=Markup(lifelines.render(project, resolution, page.graph)),  # our own SVG
         explanations=explanations,
+    )
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """What the page lists, for its header: the items of the resolution, policy instances
+    included (a history whose items all come from policies declares none itself)."""
+
+    expectations: int
+    tasks: int
+    expectation_instances: int
+    task_instances: int
+
+
+def _shown(resolution: Resolution) -> _Shown:
+    return _Shown(
+        expectations=len(resolution.expectations),
+        tasks=len(resolution.tasks),
+        expectation_instances=sum(v.policy is not None for v in resolution.expectations),
+        task_instances=sum(t.policy is not None for t in resolution.tasks),
     )
 
 

@@ -1,0 +1,104 @@
+"""The report's header counts what the page shows, and the page fits a 1280 px window."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from resolver.cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+TODO_DEBT = str(ROOT / "fixtures" / "policies" / "todo-debt")
+CHROMIUM = next(
+    (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)),
+    None,
+)
+
+
+def _report(tmp_path: Path, *paths: str) -> str:
+    out = tmp_path / "report.html"
+    assert main(["report", *paths, "--at", "2030-01-01", "--no-graphviz", "-o", str(out)]) == 0
+    return out.read_text(encoding="utf-8")
+
+
+def test_header_counts_policy_instances(tmp_path):
+    """A history whose items all come from a policy declares none itself; the header must
+    still count the four instances the verdict table lists."""
+    page = _report(tmp_path, TODO_DEBT)
+    header = re.search(r"Derived by the clingo rules of openloop: (.*?)\.", page).group(1)
+    rows = page.count("<tr><td><a href=\"#explain-")
+    assert rows == 4
+    assert header.startswith("4 expectations (4 from policies) and 0 tasks shown")
+
+
+def test_header_counts_declared_items(tmp_path):
+    page = _report(tmp_path, str(ROOT / "fixtures" / "release"))
+    header = re.search(r"Derived by the clingo rules of openloop: (.*?)\.", page).group(1)
+    assert "from policies" not in header
+    assert header.startswith("6 expectations and 1 task shown")
+
+
+def _long_history(tmp_path: Path) -> Path:
+    """A policy whose instance ids and flags are far wider than a line of the table."""
+    folder = tmp_path / "wide"
+    folder.mkdir()
+    deep = "/".join(["a-rather-long-directory-name"] * 6)
+    (folder / "policy.ol").write_text(
+        'channel commits work\n'
+        'policy todo-removed-from-a-long-policy-name {\n'
+        '  title "Resolve the TODO in $1"\n'
+        '  when set todo.* = "open"\n'
+        '  want $key = "removed"\n'
+        "  deadline 2020-01-02\n"
+        "}\n",
+        encoding="utf-8",
+    )
+    lines = []
+    for n in range(3):
+        key = f"todo.{deep}/module_{n}_with_a_long_file_name.py:{n:08x}"
+        lines.append(
+            '{"id": "commit-%012d", "channel": "commits", "seq": %d, "at": "2020-01-0%dT10:00:00Z",'
+            ' "by": "someone@example.com", "text": "add a TODO", "set": {"%s": "open"}}'
+            % (n, n + 1, n + 1, key)
+        )
+    (folder / "commits.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium not installed")
+def test_page_fits_1280_px(tmp_path):
+    page = _report(tmp_path, str(_long_history(tmp_path)))
+    # The page runs no script; the test adds one that writes the laid-out width into the DOM.
+    probe = (
+        "<script>window.addEventListener('load', () => { document.body.setAttribute("
+        "'data-width', String(document.documentElement.scrollWidth)); });</script></body>"
+    )
+    measured = tmp_path / "measured.html"
+    measured.write_text(page.replace("</body>", probe), encoding="utf-8")
+    done = subprocess.run(
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-extensions",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-dev-shm-usage",
+            "--window-size=1280,900",
+            "--dump-dom",
+            measured.resolve().as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    width = int(re.search(r'data-width="(\d+)"', done.stdout).group(1))
+    assert width <= 1280, f"the page is {width} px wide"
