@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -30,7 +31,7 @@ def test_header_counts_policy_instances(tmp_path):
     still count the four instances the verdict table lists."""
     page = _report(tmp_path, TODO_DEBT)
     header = re.search(r"Derived by the clingo rules of openloop: (.*?)\.", page).group(1)
-    rows = page.count("<tr><td><a href=\"#explain-")
+    rows = page.count('<tr><td><a href="#explain-')
     assert rows == 4
     assert header.startswith("4 expectations (4 from policies) and 0 tasks shown")
 
@@ -48,8 +49,8 @@ def _long_history(tmp_path: Path) -> Path:
     folder.mkdir()
     deep = "/".join(["a-rather-long-directory-name"] * 6)
     (folder / "policy.ol").write_text(
-        'channel commits work\n'
-        'policy todo-removed-from-a-long-policy-name {\n'
+        "channel commits work\n"
+        "policy todo-removed-from-a-long-policy-name {\n"
         '  title "Resolve the TODO in $1"\n'
         '  when set todo.* = "open"\n'
         '  want $key = "removed"\n'
@@ -60,11 +61,16 @@ def _long_history(tmp_path: Path) -> Path:
     lines = []
     for n in range(3):
         key = f"todo.{deep}/module_{n}_with_a_long_file_name.py:{n:08x}"
-        lines.append(
-            '{"id": "commit-%012d", "channel": "commits", "seq": %d, "at": "2020-01-0%dT10:00:00Z",'
-            ' "by": "someone@example.com", "text": "add a TODO", "set": {"%s": "open"}}'
-            % (n, n + 1, n + 1, key)
-        )
+        event = {
+            "id": f"commit-{n:012d}",
+            "channel": "commits",
+            "seq": n + 1,
+            "at": f"2020-01-0{n + 1}T10:00:00Z",
+            "by": "someone@example.com",
+            "text": "add a TODO",
+            "set": {key: "open"},
+        }
+        lines.append(json.dumps(event))
     (folder / "commits.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return folder
 
