@@ -9,6 +9,8 @@ def test_cost_row_reports_a_positive_per_query_time() -> None:
     row = cost.row(sizes=(200, 400), queries=2)
     assert row.agrees is None  # a timing is measured and reported, never "reproduced"
     assert isinstance(row.value, float) and row.value > 0
-    assert "ms per query" in row.measured
+    # One convention with `openloop bench`: CPU seconds, key reasons, stated beside the figure.
+    assert "ms CPU per query" in row.measured and "key reasons" in row.measured
     assert row.study == "about 22 ms, linear"
-    assert len(row.notes) == 3
+    assert any("openloop bench" in note and "22 ms" in note for note in row.notes)
+    assert len(row.notes) == 4
