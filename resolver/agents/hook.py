@@ -1,39 +1,46 @@
-"""The Claude Code hook: refuse a false "done" inside the agent's loop (SPEC §8).
+"""The judge behind every agent host's hook: refuse a false "done" inside the loop (SPEC §8).
 
-``openloop hook claude-code`` reads the hook payload on stdin (``Stop``, ``SubagentStop`` or
-``TaskCompleted``), records the agent's claim as a ``claims_complete`` event for the task
-(channel ``agent``, ``by`` the session, ``at`` now) through the one write path
-(:func:`resolver.ingest.record.append_event`), and judges the task at (now, known latest). The
-task's status, what is outstanding, the nearest rejected candidate (the ``key_reason`` atom) and
-the ``FALSE_COMPLETION`` finding all come from the rules; this module only decides how to tell
-the host, and when to stop telling it:
+A host module (``resolver.agents.hosts``) turns its payload into a :class:`Call` and renders an
+:class:`Outcome` in its own protocol; everything between is here and is the same for every host:
 
-- ``stop_hook_active`` (the host is already continuing because a stop hook blocked): allow, so a
-  hook never holds an agent in a loop; the claim is still recorded and still a finding;
-- after ``max_refusals`` consecutive refusals of this session's claims on this task (counted from
-  the recorded claims and the rules' findings, so no state lives outside the log), allow with a
-  warning; every claim stays recorded as the false completion it is.
+- **A completion claim** (``TaskCompleted``; a stop whose last message claims completion,
+  :mod:`resolver.agents.stop_claims`): the history is prepared with the ``--as`` identity
+  declared an agent (:mod:`resolver.agents.identity`), the task is judged at (now, known
+  latest), the claim (``claims_complete TASK``, channel ``agent``, ``by`` the identity, ``at``
+  now, and the ``evidence`` it cites, if any) is appended through the one write path, and an
+  incomplete task is refused with what is outstanding and, for each cited event, what it
+  supports (:mod:`resolver.agents.evidence`). The verdict, the findings and the key reasons are
+  the rules' atoms; this module only decides how to answer.
+- **A stop that does not claim** (a question, a report of what remains): allowed, nothing read,
+  nothing recorded.
+- **A tool call** (``PreToolUse`` and its equivalents): the guard (:mod:`resolver.agents.guard`).
 
-The agent's own words (``last_assistant_message``) are not written into the event: a claim must
-never become its own evidence through the text linker.
+When to stop refusing: with ``stop_hook_active`` (the host already continues because a stop
+hook blocked), and after ``max_refusals`` consecutive refusals of the identity's claims on the
+task (counted from the recorded claims and the rules' ``FALSE_COMPLETION`` findings, so no state
+lives outside the log). Every claim stays recorded as the false completion it is.
 
-One call is one solve: the history is prepared for the task's group of declarations only
-(:func:`resolver.agents.warm.load_prepared` with the task as scope), and the standpoint is solved
-once with the task's obligations explained, so the verdict, the findings and each outstanding
-obligation's ``key_reason`` come from the same atoms.
+Failure: bad input (a payload that is not JSON, an unreadable, torn or ambiguous history, an
+unknown ``--task``) refuses the claim naming the error, because a history the agent can break
+must not open the gate. Only an internal error (a bug) fails open, and visibly (``warning`` goes
+to the user through the host's ``systemMessage`` or equivalent); ``strict`` refuses then too.
+``observe`` judges and records but never blocks: what it would have done becomes the warning.
+
+The agent's own words are never written into the event: a claim must never become its own
+evidence through the text linker.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from resolver.agents.warm import load_prepared, warm_in_background
+from resolver.agents.identity import DEFAULT_IDENTITY, check_identity, prepare_as, with_identity
+from resolver.agents.stop_claims import claims_completion
 from resolver.engine.prepared import Prepared, Standpoint
-from resolver.errors import InputError, Location
+from resolver.errors import InputError
 from resolver.faces import explanation_text
 from resolver.ingest.record import append_event
 from resolver.language.loader import collect_files
@@ -41,74 +48,132 @@ from resolver.times import format_time, now
 from resolver.verdicts.explanation import key_reason_of, query_facts
 from resolver.verdicts.resolution import Resolution, resolve
 
-#: Hook events this command understands.
-EVENTS = ("Stop", "SubagentStop", "TaskCompleted")
 #: The channel the agent's claims are recorded on.
 CLAIM_CHANNEL = "agent"
-#: Default cap on consecutive refusals; Claude Code itself stops a stop-hook loop at about eight.
-DEFAULT_MAX_REFUSALS = 5
+#: Default cap on consecutive refusals: below Claude Code's eight consecutive stop blocks and
+#: Cursor's default ``loop_limit`` of 5 (installed as ``max_refusals + 1``).
+DEFAULT_MAX_REFUSALS = 4
 #: Obligations listed in a refusal before "and N more".
 LISTED = 8
 
 
 @dataclass(frozen=True)
-class Payload:
-    """The fields of a Claude Code hook payload that the hook reads."""
+class Call:
+    """One hook call, host-neutral.
 
+    ``kind`` is ``claim`` (always a completion claim), ``stop`` (a claim only when ``message``
+    claims completion), ``tool`` (a tool call for the guard) or ``other`` (nothing to judge).
+    """
+
+    kind: str
     event: str
-    session_id: str | None
-    stop_hook_active: bool
-    task_id: str | None = None
-    task_subject: str | None = None
+    session: str | None = None
+    stop_active: bool = False
+    message: str | None = None
+    tool: str | None = None
+    tool_input: Any = None
     cwd: str | None = None
+    evidence: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
-class Decision:
-    """What to tell the host: allow or refuse, why, and what was recorded."""
+class Options:
+    """The command line: what is judged, as whom, and how to fail."""
 
-    event: str
-    refuse: bool
-    reason: str
-    claim: str
-    status: str
+    task: str
+    paths: Sequence[str | Path]
+    log: str | Path | None = None
+    identity: str = DEFAULT_IDENTITY
+    max_refusals: int = DEFAULT_MAX_REFUSALS
+    observe: bool = False
+    strict: bool = False
+    use_cache: bool = True
+    at: int | None = None
+
+
+@dataclass
+class Outcome:
+    """What to tell the host: ``allow``, ``refuse`` (a claim) or ``deny`` (a tool call)."""
+
+    action: str = "allow"
+    reason: str = ""
     warning: str | None = None
+    claim: str | None = None
+    status: str | None = None
+    recorded: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def blocks(self) -> bool:
+        return self.action in ("refuse", "deny")
 
 
-def read_payload(text: str, name: str = "<stdin>") -> Payload:
-    """Parse a hook payload; a malformed one is an :class:`InputError` at its line."""
+def answer(call: Call, options: Options) -> Outcome:
+    """Judge one call; never raises (errors become refusals or visible warnings)."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"invalid JSON hook payload: {exc.msg}", Location(name, exc.lineno)
-        ) from None
-    if not isinstance(data, dict):
-        raise InputError("the hook payload must be a JSON object", Location(name, 1))
-    event = data.get("hook_event_name")
-    if event not in EVENTS:
-        raise InputError(
-            f"hook_event_name must be one of {', '.join(EVENTS)}, got {json.dumps(event)}",
-            Location(name, 1),
+        check_identity(options.identity)
+        if call.kind == "tool":
+            outcome = _guard(call, options)
+        elif call.kind == "stop" and not claims_completion(call.message):
+            outcome = Outcome()  # a question or a report of what remains: not a claim
+        elif call.kind in ("claim", "stop"):
+            outcome = judge(call, options)
+        else:
+            outcome = Outcome(warning=f"openloop hook: {call.event} is not a hook it judges")
+    except InputError as exc:
+        outcome = _bad_input(call, exc)
+    except Exception as exc:  # a bug: fail open, visibly, unless strict
+        text = f"openloop hook: internal error ({type(exc).__name__}: {exc})"
+        if options.strict:
+            outcome = Outcome("deny" if call.kind == "tool" else "refuse", f"{text}; refusing")
+        else:
+            outcome = Outcome(warning=f"{text}; allowing (the claim was not judged)")
+    if options.observe and outcome.blocks:
+        what = "deny this tool call" if outcome.action == "deny" else "refuse this claim"
+        outcome = Outcome(
+            warning=f"openloop (observe): would {what}:\n{outcome.reason}",
+            claim=outcome.claim,
+            status=outcome.status,
+            recorded=outcome.recorded,
         )
-    session = data.get("session_id")
-    if session is not None and (not isinstance(session, str) or not session):
-        raise InputError("session_id must be a non-empty string", Location(name, 1))
-    active = data.get("stop_hook_active", False)
-    if not isinstance(active, bool):
-        raise InputError("stop_hook_active must be true or false", Location(name, 1))
-    return Payload(
-        event=event,
-        session_id=session,
-        stop_hook_active=active,
-        task_id=_text(data.get("task_id")),
-        task_subject=_text(data.get("task_subject")),
-        cwd=_text(data.get("cwd")),
+    return outcome
+
+
+def _bad_input(call: Call, exc: InputError) -> Outcome:
+    if call.kind == "tool":
+        return Outcome("deny", f"openloop guard: {exc}")
+    return Outcome(
+        "refuse",
+        f"openloop: cannot judge the claim: {exc}\nA claim openloop cannot judge is refused "
+        "(a history that cannot be read cannot show the work is done) until this is repaired.",
     )
 
 
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
+def _guard(call: Call, options: Options) -> Outcome:
+    from resolver import resources
+    from resolver.agents.guard import Guard, roots_of
+
+    extra: list[str | Path] = [resources.cache_dir()]
+    if options.log is not None:
+        extra.append(options.log)
+    guard = Guard(
+        roots_of(options.paths, extra),
+        options.identity,
+        lambda: authoritative_channels(options.paths),
+    )
+    verdict = guard.tool(call.tool or "", call.tool_input, call.cwd)
+    if verdict.deny:
+        return Outcome("deny", f"openloop guard: {verdict.reason}")
+    return Outcome()
+
+
+def authoritative_channels(paths: Sequence[str | Path]) -> frozenset[str]:
+    """The channels the ``.ol`` files among PATHs declare ``authoritative``."""
+    from resolver.language.loader import load
+
+    declarations = [f for f in collect_files(paths) if f.endswith(".ol")]
+    project = load(declarations)
+    return frozenset(c.name for c in project.channels if c.authoritative)
 
 
 def default_log(paths: Sequence[str | Path], log: str | Path | None) -> Path:
@@ -124,7 +189,10 @@ def default_log(paths: Sequence[str | Path], log: str | Path | None) -> Path:
     unique = list(dict.fromkeys(p.resolve() for p in found))
     if len(unique) != 1:
         what = "no .jsonl file" if not unique else f"{len(unique)} .jsonl files"
-        raise InputError(f"--log: {what} among the paths; name the log to append to with --log")
+        listed = "" if not unique else " (" + ", ".join(map(str, unique[:4])) + ")"
+        raise InputError(
+            f"--log: {what} among the paths{listed}; name the log to append to with --log"
+        )
     return unique[0]
 
 
@@ -136,82 +204,60 @@ def _load_paths(paths: Sequence[str | Path], log: Path) -> list[str | Path]:
     return [*paths, log]
 
 
-def judge(
-    payload: Payload,
-    task: str,
-    paths: Sequence[str | Path],
-    log: str | Path | None = None,
-    max_refusals: int = DEFAULT_MAX_REFUSALS,
-    at: int | None = None,
-    use_cache: bool = True,
-) -> Decision:
+def judge(call: Call, options: Options, load: Callable[..., Prepared] = prepare_as) -> Outcome:
     """Judge the task at (now, known latest), record the claim, decide what to answer.
 
     The verdict is read from the history as it stands before the claim is appended: the claim
     is no evidence for anything, so the statuses are the same with it, and the rules judge it a
     false completion exactly when the task is not complete at (its at, latest).
     """
-    log_path = default_log(paths, log)
-    before = _load_paths(paths, log_path) if log_path.exists() else list(paths)
-    prepared = load_prepared(before, use_cache, scope=task)
-    # Fail before writing when the task is unknown: a claim about nothing is not recorded.
+    task, identity = options.task, options.identity
+    log_path = default_log(options.paths, options.log)
+    before = _load_paths(options.paths, log_path) if log_path.exists() else list(options.paths)
+    prepared = load(before, identity, options.use_cache, scope=task)
     declared = prepared.project.task(task)
-    if declared is None:
+    if declared is None:  # before writing: a claim about nothing is not recorded
         raise InputError(f"--task: no task named '{task}'")
-    moment = now() if at is None else at
-    by = payload.session_id or "claude-code"
-    # Explaining every obligation costs little here (the prepared history is the task's group)
-    # and saves a second solve when the claim is refused.
+    moment = now() if options.at is None else options.at
     explained = query_facts(prepared, declared.obligations)
     resolution = resolve(prepared, Standpoint(moment, None), explained)
     verdict = resolution.task(task)
     assert verdict is not None
-    claim = append_event(
-        log_path,
-        {
-            "channel": CLAIM_CHANNEL,
-            "by": by,
-            "kind": "claim",
-            "at": format_time(moment),
-            "claims_complete": [task],
-        },
-    )
-    if verdict.status == "COMPLETE":
-        decision = Decision(payload.event, False, "", claim["id"], verdict.status)
-    else:
-        decision = _refusal(payload, prepared, resolution, task, by, claim["id"], max_refusals)
-    if use_cache:
-        warm_in_background(_load_paths(paths, log_path), scope=task)
-    return decision
+    event: dict[str, Any] = {
+        "channel": CLAIM_CHANNEL,
+        "by": identity,
+        "kind": "claim",
+        "at": format_time(moment),
+        "claims_complete": [task],
+    }
+    if call.evidence:
+        event["evidence"] = list(call.evidence)
+    claim = append_event(log_path, event)["id"]
+    outcome = Outcome(claim=claim, status=verdict.status, recorded=True)
+    if verdict.status != "COMPLETE":
+        refusals = consecutive_refusals(prepared, resolution, task, identity) + 1
+        if call.stop_active:
+            outcome.warning = (
+                "openloop: stop_hook_active: not blocking again; "
+                f"the false completion {claim} stays recorded"
+            )
+        elif refusals > options.max_refusals:
+            outcome.warning = (
+                f"openloop: {refusals - 1} consecutive refusals (cap {options.max_refusals}): "
+                f"allowing; the false completion {claim} stays recorded"
+            )
+        else:
+            outcome.action = "refuse"
+            outcome.reason = refusal_text(prepared, resolution, task, call.evidence)
+    if options.use_cache:
+        from resolver.agents.warm import warm_in_background
 
-
-def _refusal(
-    payload: Payload,
-    prepared: Prepared,
-    resolution: Resolution,
-    task: str,
-    by: str,
-    claim: str,
-    max_refusals: int,
-) -> Decision:
-    verdict = resolution.task(task)
-    assert verdict is not None
-    refusals = consecutive_refusals(prepared, resolution, task, by) + 1  # and this claim
-    if payload.stop_hook_active:
-        warning = "stop_hook_active: not blocking again; the false completion stays recorded"
-        return Decision(payload.event, False, "", claim, verdict.status, warning)
-    if refusals > max_refusals:
-        warning = (
-            f"{refusals - 1} consecutive refusals (cap {max_refusals}): allowing; "
-            f"the false completion {claim} stays recorded"
-        )
-        return Decision(payload.event, False, "", claim, verdict.status, warning)
-    reason = refusal_text(prepared, resolution, task)
-    return Decision(payload.event, True, reason, claim, verdict.status)
+        warm_in_background(with_identity(_load_paths(options.paths, log_path), identity), task)
+    return outcome
 
 
 def consecutive_refusals(prepared: Prepared, resolution: Resolution, task: str, by: str) -> int:
-    """How many of this session's latest claims on ``task`` in a row are false completions."""
+    """How many of ``by``'s latest claims on ``task`` in a row are false completions."""
     claims = [
         e
         for e in prepared.project.marked_events()  # a claim carries a marker
@@ -231,8 +277,11 @@ def consecutive_refusals(prepared: Prepared, resolution: Resolution, task: str, 
     return count
 
 
-def refusal_text(prepared: Prepared, resolution: Resolution, task: str) -> str:
-    """The refusal: the task's status, each outstanding obligation with its key reason.
+def refusal_text(
+    prepared: Prepared, resolution: Resolution, task: str, evidence: Sequence[str] = ()
+) -> str:
+    """The refusal: the task's status, each outstanding obligation with its key reason, and
+    what each cited event supports.
 
     The key reasons are read from ``resolution`` when it explained the obligations (as
     :func:`judge` asks); :func:`key_reason_of` solves again only for one it did not.
@@ -257,6 +306,10 @@ def refusal_text(prepared: Prepared, resolution: Resolution, task: str) -> str:
     rest = len(verdict.outstanding) - LISTED
     if rest > 0:
         lines.append(f"... and {rest} more")
+    if evidence:
+        from resolver.agents.evidence import evidence_lines
+
+        lines.extend(evidence_lines(prepared, resolution, task, evidence))
     lines.append(
         "Do the outstanding work, or have its evidence recorded, before claiming completion."
     )

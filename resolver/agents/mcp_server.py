@@ -2,15 +2,21 @@
 
 Built on the official Python SDK (``mcp``, the optional extra ``openloop-resolver[mcp]``). Tools:
 ``status``, ``check``, ``explain`` and ``ready`` are read-only and idempotent (annotated so);
-``record`` is the one write, appending an event through the write path of SPEC §6.3. Each tool
+``record`` is the one write, appending an event through the write path of SPEC §6.3, as the
+server's one identity (``--as``, default ``agent``, which the history it judges declares an agent:
+:mod:`resolver.agents.identity`): an event naming another ``by``, setting ``recorded`` or ``seq``,
+or on an ``authoritative`` channel is refused and nothing is written. A claim that cites
+``evidence`` is answered with what each cited event supports (:mod:`resolver.agents.evidence`).
+Each tool
 returns the ``--format json`` contract of its command as structured content, with the JSON
 Schema from ``schemas/`` as its output schema (the SDK's client validates against it), and the
 same JSON as text for clients that read only text. Each task's receipt is a resource
 (``openloop://receipt/TASK``).
 
 The history is prepared once and kept between calls; before each call the input files are
-checked (size and modification time) and the history is prepared again only when one changed,
-for instance when the log grew through ``record`` or another writer.
+checked (``resolver.agents.warm.signature``) and the history is prepared again only when one
+changed, for instance when the log grew through ``record`` or another writer. Malformed
+JSON-RPC is answered on the wire (:mod:`resolver.agents.mcp_stdio`).
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from resolver import __version__, api
 from resolver.agents import ready as ready_face
 from resolver.agents.hook import default_log
+from resolver.agents.identity import DEFAULT_IDENTITY, check_identity, prepare_as, with_identity
 from resolver.agents.warm import signature
 from resolver.cli.check import check_document
 from resolver.engine.prepared import Prepared
@@ -60,8 +67,14 @@ def schema(kind: str) -> dict[str, Any]:
 class History:
     """The prepared history of PATHs, prepared again whenever an input file changes."""
 
-    def __init__(self, paths: Sequence[str | Path], log: str | Path | None = None) -> None:
+    def __init__(
+        self,
+        paths: Sequence[str | Path],
+        log: str | Path | None = None,
+        identity: str = DEFAULT_IDENTITY,
+    ) -> None:
         self.paths = list(paths)
+        self.identity = check_identity(identity)
         self._log = log
         self._lock = threading.Lock()
         self._stamp: str | None = None
@@ -82,12 +95,12 @@ class History:
         return collect_files(paths)
 
     def current(self) -> Prepared:
-        """The prepared history as the files are now."""
+        """The prepared history as the files are now, the identity declared an agent."""
         with self._lock:
             files = self._files()
-            stamp = signature(files)
+            stamp = signature(collect_files(with_identity(files, self.identity)))
             if self._prepared is None or stamp != self._stamp:
-                self._prepared = api.prepare(files)
+                self._prepared = prepare_as(files, self.identity, use_cache=False)
                 self._stamp = stamp
             return self._prepared
 
@@ -129,9 +142,11 @@ def _signature_of(fn: Callable[..., Any]) -> inspect.Signature:
     return sig.replace(return_annotation=CallToolResult)
 
 
-def build(paths: Sequence[str | Path], log: str | Path | None = None) -> MCPServer:
-    """The server over the history of ``paths``."""
-    history = History(paths, log)
+def build(
+    paths: Sequence[str | Path], log: str | Path | None = None, identity: str = DEFAULT_IDENTITY
+) -> MCPServer:
+    """The server over the history of ``paths``, writing as ``identity``."""
+    history = History(paths, log, identity)
 
     def status(at: str | None = None, known: str | None = None) -> dict[str, Any]:
         """Every expectation's and task's verdict at a standpoint (at: valid time, ISO-8601,
@@ -175,19 +190,24 @@ def build(paths: Sequence[str | Path], log: str | Path | None = None) -> MCPServ
         met, earliest bound first. The `ready --format json` contract."""
         return ready_face.to_dict(ready_face.ready(history.current(), api.standpoint(at, known)))
 
-    def record(event: dict[str, Any]) -> dict[str, Any]:
-        """Append one event to the log (the only write): an object with the fields of a
-        JSON-lines event (channel and by needed; id, seq, at and recorded default as for
-        `openloop record`). Returns the event as written; later calls see it."""
+    def record(event: dict[str, Any], evidence: list[str] | None = None) -> dict[str, Any]:
+        """Append one event to the log (the only write), as this server's identity: an object
+        with the fields of a JSON-lines event (channel needed; by, when given, must be the
+        server's identity; recorded and seq are set by the log, never given; id and at default
+        as for `openloop record`; no authoritative channel). evidence: the ids of the events a
+        claims_complete rests on; the answer then says what each supports. Returns the event as
+        written; later calls see it."""
         if not isinstance(event, dict):
             raise InputError("event must be an object with the fields of a JSON-lines event")
+        event = _as_identity(dict(event), history)
+        if evidence:
+            event["evidence"] = [*_listed(event.get("evidence")), *evidence]
         log = history.log
-        return {
-            "schema_version": 1,
-            "kind": "record",
-            "log": str(log),
-            "event": append_event(log, event),
-        }
+        written = append_event(log, event)
+        answer = {"schema_version": 1, "kind": "record", "log": str(log), "event": written}
+        if written.get("evidence") and written.get("claims_complete"):
+            answer["judgment"] = _judgment(history.current(), written)
+        return answer
 
     tools = [
         _tool(status, "status", READ_ONLY),
@@ -209,6 +229,58 @@ def build(paths: Sequence[str | Path], log: str | Path | None = None) -> MCPServ
     return server
 
 
+def _listed(value: Any) -> list[Any]:
+    return [value] if isinstance(value, str) else list(value or [])
+
+
+def _as_identity(event: dict[str, Any], history: History) -> dict[str, Any]:
+    """The event as the identity writes it, or an error naming what it may not do."""
+    who = history.identity
+    if event.get("by") is not None and event["by"] != who:
+        raise InputError(
+            f"record: by {event['by']!r} is refused: this server writes only as {who!r} "
+            "(an agent's events are recorded under its own identity)"
+        )
+    for field in ("recorded", "seq"):
+        if event.get(field) is not None:
+            raise InputError(
+                f"record: {field} is refused: the log sets it (a record cannot rewrite what "
+                "the log knew)"
+            )
+    channel = event.get("channel")
+    declared = {c.name: c for c in history.current().project.channels}
+    if isinstance(channel, str) and channel in declared and declared[channel].authoritative:
+        raise InputError(
+            f"record: channel {channel!r} is authoritative, a system of record; an agent "
+            "cannot write to it"
+        )
+    event["by"] = who
+    return event
+
+
+def _judgment(prepared: Prepared, written: dict[str, Any]) -> list[dict[str, Any]]:
+    """For each claimed target: its status at the claim's at (known latest) and what each cited
+    event supports."""
+    from resolver.agents.evidence import cited_support
+    from resolver.engine.prepared import Standpoint
+    from resolver.times import parse_time
+
+    point = Standpoint(parse_time(written["at"]), None)
+    result = []
+    for target in written["claims_complete"]:
+        task = prepared.project.task(target)
+        items = list(task.obligations) if task is not None else [target]
+        if task is None and prepared.project.expectation(target) is None:
+            continue
+        resolution = resolve(prepared, point, query_facts(prepared, items))
+        found = resolution.task(target) or resolution.expectation(target)
+        support = cited_support(prepared, resolution, target, written["evidence"])
+        result.append(
+            {"target": target, "status": getattr(found, "status", None), "evidence": support}
+        )
+    return result
+
+
 def _receipt_resource(history: History, task_id: str) -> FunctionResource:
     def read() -> str:
         prepared = history.current()
@@ -224,6 +296,21 @@ def _receipt_resource(history: History, task_id: str) -> FunctionResource:
     )
 
 
-def serve(paths: Sequence[str | Path], log: str | Path | None = None) -> None:
+def serve(
+    paths: Sequence[str | Path], log: str | Path | None = None, identity: str = DEFAULT_IDENTITY
+) -> None:
     """Run the server on stdin/stdout until the client closes the session."""
-    build(paths, log).run("stdio")
+    import anyio
+
+    from resolver.agents.mcp_stdio import filtered_stdio
+
+    server = build(paths, log, identity)
+    tools = {tool.name: tool for tool in server._tool_manager.list_tools()}
+
+    async def run() -> None:
+        # The SDK's own run_stdio_async, with the transport that answers malformed lines.
+        async with filtered_stdio(tools) as (read, write):
+            lowlevel = server._lowlevel_server
+            await lowlevel.run(read, write, lowlevel.create_initialization_options())
+
+    anyio.run(run)

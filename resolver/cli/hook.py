@@ -1,104 +1,200 @@
-"""``openloop hook claude-code``: judge an agent's claim of completion inside its loop (SPEC §8).
+"""``openloop hook HOST``, ``hook install`` and ``hook doctor`` (SPEC §8).
 
-Exit codes follow the host's hook protocol, not the other commands': a refused ``TaskCompleted``
-exits 2 with the reason on stderr; a refused ``Stop``/``SubagentStop`` prints
-``{"decision": "block", "reason": ...}`` on stdout and exits 0; an allowed claim exits 0 silently.
-Any error (a malformed payload, an unreadable history, a bug) exits 0 with a warning on stderr,
-because a hook must never block an agent by crashing; ``--strict`` makes errors exit 2.
+``openloop hook HOST --task ID PATH...`` reads one hook payload of HOST (``claude-code``,
+``codex``, ``cursor``, ``copilot``, ``gemini``) on stdin and answers in that host's protocol
+(``resolver.agents.hosts``); the judge is ``resolver.agents.hook``. Exit codes are the host's,
+not the other commands': 0 with JSON on stdout for most answers, 2 with the reason on stderr
+where the host reads a refusal that way (Claude Code's ``TaskCompleted``, and any payload that
+is not JSON). ``install`` and ``doctor`` are ordinary commands (exit 2 on bad input; ``doctor``
+exits 1 when a check fails).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+from pathlib import Path
 
-from resolver.agents.hook import DEFAULT_MAX_REFUSALS, judge, read_payload
+from resolver.agents.hook import DEFAULT_MAX_REFUSALS, Options, answer
+from resolver.agents.hosts import HOSTS, host
+from resolver.agents.identity import DEFAULT_IDENTITY
 from resolver.cli.common import add_paths
+from resolver.errors import InputError
+
+_HOST_HELP = {
+    "claude-code": "Claude Code (and Devin): TaskCompleted, Stop, SubagentStop, PreToolUse",
+    "codex": "Codex CLI: Stop, SubagentStop, PreToolUse",
+    "cursor": "Cursor: stop, beforeShellExecution, preToolUse",
+    "copilot": "GitHub Copilot CLI: agentStop, subagentStop, preToolUse",
+    "gemini": "Gemini CLI: AfterAgent, BeforeTool",
+}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``hook`` subcommand (one host so far: ``claude-code``)."""
+    """Add the ``hook`` subcommand: one subcommand per host, plus ``install`` and ``doctor``."""
     parser = subparsers.add_parser(
         "hook",
         help="agent hooks: refuse a false completion inside the agent's loop",
-        description="Agent hooks. `openloop hook claude-code` reads a Claude Code hook payload "
-        "(Stop, SubagentStop or TaskCompleted) on stdin, records the agent's claim "
-        "(claims_complete TASK, channel agent, by the session, at now) in the log, and judges "
-        "the task at now with known latest.",
+        description="Agent hooks (SPEC 8). `openloop hook HOST` reads one hook payload of "
+        "HOST on stdin: a completion claim is recorded (claims_complete TASK, channel agent, "
+        "by --as) and judged at now with known latest; a stop is a claim only when the "
+        "agent's last message claims completion; a tool call that would write the history, "
+        "or run `openloop record` as someone else or onto an authoritative channel, is denied.",
     )
     hosts = parser.add_subparsers(dest="host", metavar="HOST")
     hosts.required = True
-    claude = hosts.add_parser(
-        "claude-code",
-        help="a Claude Code Stop, SubagentStop or TaskCompleted hook",
-        description="Read a Claude Code hook payload on stdin, record the claim that TASK is "
-        "complete, and judge it at now (known latest). When the task is not COMPLETE: for "
-        "TaskCompleted exit 2 with the outstanding obligations and the nearest rejected "
-        'candidate on stderr; for Stop/SubagentStop print {"decision": "block", '
-        '"reason": ...} on stdout. With stop_hook_active, or after --max-refusals consecutive '
-        "refusals, the claim is allowed with a warning (and stays recorded as a false "
-        "completion). Any error exits 0 with a warning unless --strict.",
-        epilog="example (.claude/settings.json): "
-        '{"hooks": {"TaskCompleted": [{"hooks": [{"type": "command", "command": '
-        '"openloop hook claude-code --task release-prep history/"}]}]}}',
+    for name in HOSTS:
+        sub = hosts.add_parser(
+            name,
+            help=_HOST_HELP[name],
+            description=f"Read a {_HOST_HELP[name]} hook payload on stdin and answer in its "
+            "protocol. Bad input (a payload that is not JSON, an unreadable, torn or "
+            "ambiguous history, an unknown --task) refuses the claim; only an internal error "
+            "allows, with a message the user sees, and --strict refuses then too.",
+        )
+        _judge_options(sub)
+        sub.set_defaults(func=run)
+    install = hosts.add_parser(
+        "install",
+        help="write or merge a host's hook configuration",
+        description="Write or merge HOST's hook configuration in --dir (default: the current "
+        "folder): the claim and stop events and the tool guard, each running `openloop hook "
+        "HOST --task ID PATH...`. Other hooks and settings are kept; installing again "
+        "changes nothing.",
     )
-    claude.add_argument("--task", required=True, metavar="ID", help="the task being claimed")
-    add_paths(claude)
-    claude.add_argument(
+    install.add_argument("target", metavar="HOST", choices=HOSTS, help=", ".join(HOSTS))
+    install.add_argument(
+        "--task",
+        metavar="ID",
+        help="the task claims are judged against (default: the only task the paths declare)",
+    )
+    install.add_argument("--dir", default=".", metavar="DIR", help="the project folder")
+    install.add_argument("--log", metavar="FILE", help="passed to the hook")
+    install.add_argument("--as", dest="identity", metavar="ACTOR", help="passed to the hook")
+    install.add_argument("--observe", action="store_true", help="passed to the hook")
+    install.add_argument("--strict", action="store_true", help="passed to the hook")
+    install.add_argument("--max-refusals", type=int, default=DEFAULT_MAX_REFUSALS, metavar="N")
+    add_paths(install)
+    install.set_defaults(func=run_install)
+    doctor = hosts.add_parser(
+        "doctor",
+        help="check a host's hook configuration",
+        description="Check each host configuration in --dir (or HOST's): present and JSON, "
+        "openloop hooks on the claim and tool events, the command found, the history "
+        "readable, the task declared, the identity declared an agent. Exit 1 on an error.",
+    )
+    doctor.add_argument("target", metavar="HOST", nargs="?", choices=HOSTS, help="one host")
+    doctor.add_argument("--dir", default=".", metavar="DIR", help="the project folder")
+    doctor.set_defaults(func=run_doctor)
+
+
+def _judge_options(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("--task", required=True, metavar="ID", help="the task being claimed")
+    add_paths(sub)
+    sub.add_argument(
         "--log",
         metavar="FILE",
         help="the .jsonl log the claim is appended to (default: the single .jsonl among PATHs)",
     )
-    claude.add_argument(
+    sub.add_argument(
+        "--as",
+        dest="identity",
+        default=DEFAULT_IDENTITY,
+        metavar="ACTOR",
+        help="the identity claims are recorded under, always treated as an agent "
+        f"(default: {DEFAULT_IDENTITY})",
+    )
+    sub.add_argument(
         "--max-refusals",
         type=int,
         default=DEFAULT_MAX_REFUSALS,
         metavar="N",
-        help="stop refusing after N consecutive refusals of one session's claims on the task "
-        f"(default: {DEFAULT_MAX_REFUSALS}, below Claude Code's own cap)",
+        help="stop refusing after N consecutive refusals of the identity's claims on the task "
+        f"(default: {DEFAULT_MAX_REFUSALS}, below the hosts' own caps); every claim stays "
+        "recorded",
     )
-    claude.add_argument(
-        "--strict",
+    sub.add_argument(
+        "--observe",
         action="store_true",
-        help="exit 2 on any error instead of allowing with a warning",
+        help="judge and record, never block; report what it would do to the user",
     )
-    claude.add_argument(
+    sub.add_argument("--strict", action="store_true", help="refuse on an internal error too")
+    sub.add_argument(
         "--no-cache",
         action="store_true",
-        help="prepare the history from its files every time (by default a prepared copy is "
-        "kept in $OPENLOOP_CACHE_DIR or ~/.cache/openloop and re-made in the background after "
-        "each claim, so the next call answers quickly)",
+        help="prepare the history from its files every time instead of reading the prepared "
+        "copy in $OPENLOOP_CACHE_DIR (or ~/.cache/openloop)",
     )
-    claude.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Judge the claim and answer in the host's protocol."""
+    """Judge one payload and answer in the host's protocol."""
+    from resolver.agents.hook import Call, Outcome
+    from resolver.agents.hosts.base import read_object, refusal_exit
+
+    module = host(args.host)
+    if args.max_refusals < 0:
+        raise InputError("--max-refusals must be 0 or more")
+    options = Options(
+        task=args.task,
+        paths=args.paths,
+        log=args.log,
+        identity=args.identity,
+        max_refusals=args.max_refusals,
+        observe=args.observe,
+        strict=args.strict,
+        use_cache=not args.no_cache,
+    )
     try:
-        if args.max_refusals < 0:
-            raise ValueError("--max-refusals must be 0 or more")
-        payload = read_payload(sys.stdin.read())
-        decision = judge(
-            payload,
-            args.task,
-            args.paths,
-            args.log,
-            args.max_refusals,
-            use_cache=not args.no_cache,
-        )
-    except Exception as exc:  # a hook must never block by crashing
-        if args.strict:
-            print(f"openloop hook: {exc}", file=sys.stderr)
-            return 2
-        print(f"openloop hook: warning: {exc}; allowing", file=sys.stderr)
-        return 0
-    if decision.warning:
-        print(f"openloop hook: warning: {decision.warning}", file=sys.stderr)
-    if not decision.refuse:
-        return 0
-    if decision.event == "TaskCompleted":
-        print(decision.reason, file=sys.stderr)
-        return 2
-    print(json.dumps({"decision": "block", "reason": decision.reason}, ensure_ascii=False))
+        call = module.parse(read_object(sys.stdin.read()))
+    except InputError as exc:  # not even a payload: refuse (exit 2 blocks in every host)
+        reason = f"openloop hook: cannot read the hook payload: {exc}"
+        if args.observe:
+            rendered = module.render(Call("other", "?"), Outcome(warning=reason))
+        else:
+            rendered = refusal_exit(reason)
+    else:
+        rendered = module.render(call, answer(call, options))
+    sys.stdout.write(rendered.stdout)
+    sys.stderr.write(rendered.stderr)
+    return rendered.code
+
+
+def run_install(args: argparse.Namespace) -> int:
+    """Write or merge the configuration and say where."""
+    from resolver.agents.hosts.install import install
+
+    task = args.task or _only_task(args.paths)
+    options: list[str] = []
+    if args.log:
+        options += ["--log", args.log]
+    if args.identity:
+        options += ["--as", args.identity]
+    if args.max_refusals != DEFAULT_MAX_REFUSALS:
+        options += ["--max-refusals", str(args.max_refusals)]
+    options += [flag for flag in ("--observe", "--strict") if getattr(args, flag[2:])]
+    path, changed = install(
+        args.target, task, list(args.paths), Path(args.dir), options, args.max_refusals
+    )
+    print(f"{'wrote' if changed else 'unchanged'}: {path}")
     return 0
+
+
+def _only_task(paths: list[str]) -> str:
+    from resolver.language.loader import collect_files, load
+
+    tasks = [t.id for t in load(collect_files(paths)).tasks]
+    if len(tasks) != 1:
+        raise InputError(
+            f"--task: the paths declare {len(tasks)} tasks; name the one the hook judges"
+        )
+    return tasks[0]
+
+
+def run_doctor(args: argparse.Namespace) -> int:
+    """Print each check; exit 1 when one fails."""
+    from resolver.agents.hosts.doctor import check
+
+    lines, ok = check(Path(args.dir), args.target)
+    print("\n".join(lines))
+    return 0 if ok else 1

@@ -20,8 +20,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="A Model Context Protocol server on stdin/stdout. Read-only tools status, "
         "check, explain and ready return the --format json contract of their command as "
         "structured content (with its JSON Schema as output schema); record(event) appends "
-        "one event to the log. Each task's receipt is a resource openloop://receipt/TASK. The "
-        "history stays prepared between calls and is read again when a file changes.",
+        "one event to the log as the --as identity (an agent): another by, a given recorded "
+        "or seq, or an authoritative channel is refused. Each task's receipt is a resource "
+        "openloop://receipt/TASK. The history stays prepared between calls and is read again "
+        "when a file changes.",
         epilog="example (.mcp.json): "
         '{"mcpServers": {"openloop": {"command": "openloop", "args": ["mcp", "history/"]}}}',
     )
@@ -30,6 +32,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--log",
         metavar="FILE",
         help="the .jsonl log `record` appends to (default: the single .jsonl among PATHs)",
+    )
+    parser.add_argument(
+        "--as",
+        dest="identity",
+        default="agent",
+        metavar="ACTOR",
+        help="the identity record writes under, always treated as an agent (default: agent)",
     )
     parser.set_defaults(func=run)
 
@@ -43,5 +52,5 @@ def run(args: argparse.Namespace) -> int:
             f"openloop mcp needs the MCP SDK ({exc.name or exc}): "
             "pip install 'openloop-resolver[mcp]'"
         ) from None
-    serve(args.paths, args.log)
+    serve(args.paths, args.log, args.identity)
     return 0

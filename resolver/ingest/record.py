@@ -10,7 +10,11 @@ Agents, hooks, scripts and ``ingest --append`` all append through :func:`append_
 - the line goes out in one ``write`` on an ``O_APPEND`` descriptor, then ``fsync`` before success
   is reported: a writer killed at any moment leaves the file without the event or with it whole;
 - a last line without its newline (a torn write by some other tool) or a line that is not JSON is
-  reported as ``LOG:LINE: error: ...`` and the log is left untouched, never silently repaired.
+  reported as ``LOG:LINE: error: ...`` and the log is left untouched, never silently repaired;
+- a record cannot rewrite what the log knew: a given ``recorded`` earlier than the latest
+  ``recorded`` already in the log (an event without one was recorded at its ``at``), or a given
+  ``seq`` other than the channel's next, is refused. Otherwise a writer could slip an event into
+  the past of a standpoint someone already read, or fill a sequence gap that the rules reported.
 
 The existing lines are checked for JSON well-formedness only (full validation of a long log on
 every append would make each record cost as much as a ``status``); the new line is checked fully.
@@ -40,7 +44,7 @@ __all__ = ["LogState", "append_event", "append_lines", "locked_log"]
 _CHUNK = 1 << 20
 #: List fields (``files`` and the markers): a single name given for one is written as a
 #: one-element list.
-_LIST_FIELDS = ("files", *MARKERS)
+_LIST_FIELDS = ("files", "evidence", *MARKERS)
 
 
 @dataclass
@@ -51,6 +55,9 @@ class LogState:
     lines: int = 0  # number of lines in the file (the next line is lines + 1)
     ids: dict[str, int] = field(default_factory=dict)  # id -> line number
     last_seq: dict[str, int] = field(default_factory=dict)  # channel -> highest seq
+    #: The latest ``recorded`` (else ``at``) of any line, as Unix seconds; None for a new log or
+    #: when no line holds a readable time (the reader reports those lines, not the writer).
+    last_recorded: int | None = None
 
     def next_seq(self, channel: str) -> int:
         """The channel's next number: one past its highest ``seq`` (1 for a new channel)."""
@@ -63,6 +70,14 @@ class LogState:
         seq, channel = record.get("seq"), record.get("channel")
         if isinstance(seq, int) and isinstance(channel, str):
             self.last_seq[channel] = max(seq, self.last_seq.get(channel, 0))
+        known = record.get("recorded") or record.get("at")
+        if isinstance(known, str):
+            try:
+                instant = parse_time(known)
+            except TimeFormatError:
+                return
+            if self.last_recorded is None or instant > self.last_recorded:
+                self.last_recorded = instant
 
 
 def scan(name: str, data: bytes, state: LogState | None = None) -> LogState:
@@ -254,9 +269,36 @@ def _complete(record: dict[str, Any], state: LogState) -> tuple[dict[str, Any], 
     if "id" not in record and isinstance(channel, str) and channel:
         record["id"] = _fresh_id(f"{channel}-{record.get('seq', state.lines + 1)}", state)
     parsed = _validate(dumps(record), state)
+    _refuse_rewrites(given, state)
     record["at"] = format_time(parsed.at)
     record["recorded"] = format_time(parsed.recorded)
     return record, None
+
+
+def _refuse_rewrites(record: dict[str, Any], state: LogState) -> None:
+    """A given ``recorded`` before the log's latest, or a given ``seq`` other than the next."""
+    location = Location(state.name, state.lines + 1)
+    given = record.get("recorded")
+    if isinstance(given, str) and state.last_recorded is not None:
+        try:
+            instant = parse_time(given)
+        except TimeFormatError:
+            instant = None  # the reader names the malformed time below
+        if instant is not None and instant < state.last_recorded:
+            raise InputError(
+                f"recorded {given} is earlier than the latest recorded time already in the log "
+                f"({format_time(state.last_recorded)}); a record cannot rewrite what the log knew",
+                location,
+            )
+    seq, channel = record.get("seq"), record.get("channel")
+    if isinstance(seq, int) and not isinstance(seq, bool) and isinstance(channel, str):
+        expected = state.next_seq(channel)
+        if seq != expected:
+            raise InputError(
+                f"seq {seq} is not the next number of channel '{channel}' ({expected}); "
+                "leave seq out to have it numbered",
+                location,
+            )
 
 
 def _validate(line: str, state: LogState) -> Any:

@@ -18,8 +18,10 @@ from resolver.times import TimeFormatError, parse_time
 
 __all__ = ["FIELDS", "checked_line", "is_one_line"]
 
-#: Every field an event object may carry, in the order of the ``event`` block.
-FIELDS = ("id", *EVENT_CLAUSES)
+#: Every field an event object may carry, in the order of the ``event`` block; then
+#: ``evidence``, the ids of the events a claim rests on (JSON only: read by the agent gate,
+#: ``resolver/agents/evidence.py``, to say what each supports; no rule reads it).
+FIELDS = ("id", *EVENT_CLAUSES, "evidence")
 FIELD_SET = frozenset(FIELDS)
 _REQUIRED = ("id", "channel", "at")
 MAX_SEQ = 2**31 - 2  # seq numbers reach clingo as 32-bit integers, and so does seq + 1
@@ -160,6 +162,9 @@ def _event(record: Any, location: Location) -> Event:
     at = time("at")
     assert at is not None  # required above
     recorded = time("recorded")
+    for cited in _name_list(fields.get("evidence", []), "evidence", "event id", location):
+        if not IDENTIFIER.fullmatch(cited):
+            raise InputError(f"field 'evidence': '{cited}' is not an event id", location)
     return Event(
         id=name("id") or "",
         channel=name("channel") or "",

@@ -72,9 +72,33 @@ def openloop(
     )
 
 
-def payload(name: str) -> str:
-    """A recorded hook payload."""
-    return (PAYLOADS / name).read_text(encoding="utf-8")
+def payload(name: str, cwd: Path | None = None) -> str:
+    """A recorded hook payload; ``$CWD`` stands for ``cwd`` and ``$TRANSCRIPTS`` for the
+    recorded transcripts' folder."""
+    text = (PAYLOADS / name).read_text(encoding="utf-8")
+    text = text.replace("$TRANSCRIPTS", str(PAYLOADS / "transcripts"))
+    return text.replace("$CWD", str(cwd)) if cwd is not None else text
+
+
+def hook(host: str, history: Path, name: str, env: dict, *extra: str | Path, task="release-7"):
+    """``openloop hook HOST --task TASK HISTORY`` fed a recorded payload, run from the
+    history's parent folder (the payloads' ``$CWD``), without the prepared copy."""
+    cwd = history.parent
+    return openloop(
+        "hook", host, "--task", task, history, "--no-cache", *extra,
+        stdin=payload(name, cwd), env=env, cwd=cwd,
+    )  # fmt: skip
+
+
+def log_lines(history: Path) -> list[dict]:
+    """The events of the history's log."""
+    text = (history / "events.jsonl").read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def claims(history: Path) -> list[dict]:
+    """The claims the hook recorded."""
+    return [e for e in log_lines(history) if e["channel"] == "agent"]
 
 
 def status_json(*paths: Path, env: dict[str, str] | None = None) -> dict:

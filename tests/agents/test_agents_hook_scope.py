@@ -11,7 +11,7 @@ import pytest
 from agent_helpers import EVENTS, HISTORY
 
 from resolver.agents import hook, warm
-from resolver.agents.hook import Payload, judge, refusal_text
+from resolver.agents.hook import Call, Options, judge, refusal_text
 from resolver.bench.generate import generate
 from resolver.engine import prepared as engine
 from resolver.engine.prepared import Prepared, Standpoint
@@ -19,7 +19,7 @@ from resolver.language.loader import collect_files, load
 from resolver.verdicts.explanation import query_facts
 from resolver.verdicts.resolution import resolve
 
-CLAIM = Payload(event="TaskCompleted", session_id="s-1", stop_hook_active=False)
+CLAIM = Call("claim", "TaskCompleted", "s-1")
 #: An expectation that shares nothing with release-7: not in its group.
 UNRELATED = """
 expectation unrelated {
@@ -59,8 +59,8 @@ def _count_solves(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def test_a_refused_claim_costs_one_standpoint_solve(history: Path, monkeypatch):
     (history / "other.ol").write_text(UNRELATED, encoding="utf-8")
     parts = _count_solves(monkeypatch)
-    decision = judge(CLAIM, "release-7", [history], use_cache=False)
-    assert decision.refuse
+    decision = judge(CLAIM, Options("release-7", [history], use_cache=False))
+    assert decision.action == "refuse"
     assert "release-7/deploy" in decision.reason and "deploy-1" in decision.reason
     assert parts == ["prepare", "standpoint"]
 
@@ -92,8 +92,8 @@ def test_a_policy_task_instance_is_judged_on_the_whole_history(tmp_path: Path):
     (tmp_path / "events.jsonl").write_text(json.dumps(ticket) + "\n", encoding="utf-8")
     whole = Prepared(load(collect_files([tmp_path])))
     (instance,) = [t for t in whole.project.derived.values() if hasattr(t, "obligations")]
-    decision = judge(CLAIM, instance.id, [tmp_path], use_cache=False)
-    assert decision.refuse and decision.status == "INCOMPLETE"
+    decision = judge(CLAIM, Options(instance.id, [tmp_path], use_cache=False))
+    assert decision.action == "refuse" and decision.status == "INCOMPLETE"
     assert f"{instance.id}/patch" in decision.reason
 
 

@@ -14,6 +14,8 @@ mcp = pytest.importorskip("mcp")
 from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
+from resolver.ingest.record import append_event  # noqa: E402
+
 
 async def _session_run(history: Path, env: dict, body) -> None:
     server = StdioServerParameters(
@@ -44,8 +46,12 @@ def test_tools_resources_and_a_verdict_that_changes_after_record(history: Path, 
         seen["resources"] = (await session.list_resources()).resources
         seen["receipt"] = await session.read_resource("openloop://receipt/release-7")
         seen["record"] = await session.call_tool(
-            "record",
-            {"event": {"channel": "deploys", "by": "monitor", "set": {"deploy.prod": "7"}}},
+            "record", {"event": {"channel": "deploys", "text": "Asked for a deploy retry"}}
+        )
+        # Another writer (the deploy monitor) confirms the deploy; the server sees it.
+        append_event(
+            history / "events.jsonl",
+            {"channel": "deploys", "by": "monitor", "set": {"deploy.prod": "7"}},
         )
         seen["after"] = await session.call_tool("check", {"known": "latest", "task": "release-7"})
         seen["bad"] = await session.call_tool("explain", {"id": "no-such-thing"})
@@ -82,9 +88,9 @@ def test_tools_resources_and_a_verdict_that_changes_after_record(history: Path, 
 
     written = seen["record"].structured_content
     assert written["kind"] == "record" and written["event"]["channel"] == "deploys"
-    assert written["event"]["seq"] == 2
+    assert written["event"]["seq"] == 2 and written["event"]["by"] == "agent"
     lines = (history / "events.jsonl").read_text(encoding="utf-8").splitlines()
-    assert json.loads(lines[-1])["id"] == written["event"]["id"]
+    assert json.loads(lines[-2])["id"] == written["event"]["id"]
 
     after = seen["after"].structured_content
     assert after["result"] == "PASS" and after["unknown"] == [] and after["outstanding"] == []
