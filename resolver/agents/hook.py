@@ -32,6 +32,7 @@ evidence through the text linker.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -230,8 +231,9 @@ def judge(call: Call, options: Options, load: Callable[..., Prepared] = prepare_
         "at": format_time(moment),
         "claims_complete": [task],
     }
-    if call.evidence:
-        event["evidence"] = list(call.evidence)
+    cited = call.evidence or latest_cited(log_path, identity, task)
+    if cited:
+        event["evidence"] = list(cited)
     claim = append_event(log_path, event)["id"]
     outcome = Outcome(claim=claim, status=verdict.status, recorded=True)
     if verdict.status != "COMPLETE":
@@ -248,12 +250,35 @@ def judge(call: Call, options: Options, load: Callable[..., Prepared] = prepare_
             )
         else:
             outcome.action = "refuse"
-            outcome.reason = refusal_text(prepared, resolution, task, call.evidence)
+            outcome.reason = refusal_text(prepared, resolution, task, cited)
     if options.use_cache:
         from resolver.agents.warm import warm_in_background
 
         warm_in_background(with_identity(_load_paths(options.paths, log_path), identity), task)
     return outcome
+
+
+def latest_cited(log: Path, identity: str, task: str) -> tuple[str, ...]:
+    """The evidence the identity's latest claim on ``task`` cites (``record --evidence``, the
+    MCP ``record``), read from the log's lines (the model keeps no ``evidence``): the hook's
+    claim rests on the same events, and its refusal says what each supports."""
+    try:
+        with open(log, encoding="utf-8") as stream:
+            lines = [line for line in stream if '"evidence"' in line and identity in line]
+    except OSError:
+        return ()
+    for line in reversed(lines):
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        marked = event.get("claims_complete")
+        marked = [marked] if isinstance(marked, str) else marked or []
+        if event.get("by") == identity and task in marked:
+            cited = event.get("evidence")
+            cited = [cited] if isinstance(cited, str) else cited
+            return tuple(c for c in cited or [] if isinstance(c, str))
+    return ()
 
 
 def consecutive_refusals(prepared: Prepared, resolution: Resolution, task: str, by: str) -> int:

@@ -2,7 +2,8 @@
 
 The command-line face of :func:`resolver.ingest.record.append_event`, for agents, hooks and
 scripts: the event is validated before it is written, appended as one whole line under an
-exclusive lock, flushed and fsynced, and its id printed on stdout.
+exclusive lock, flushed and fsynced, and its id printed on stdout. A given ``--recorded`` earlier
+than the log's latest, or a ``--seq`` other than the channel's next, is refused (SPEC §6.3).
 """
 
 from __future__ import annotations
@@ -65,6 +66,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             help=f"{text} (ids, space- or comma-separated)",
         )
     parser.add_argument(
+        "--evidence",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="EVENT",
+        help="the events a --claims-complete rests on (ids); the gate then says what each supports",
+    )
+    parser.add_argument(
         "--outcome",
         choices=("confirmed", "unknown", "failed"),
         help="whether the effect is confirmed (default), unknown or failed",
@@ -98,6 +107,11 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"--{name.replace('_', '-')}: empty id in {getattr(args, name)!r}")
         if names:
             event[name] = names
+    cited = [part.strip() for item in args.evidence for part in item.split(",")]
+    if any(not part for part in cited):
+        raise InputError(f"--evidence: empty id in {args.evidence!r}")
+    if cited:
+        event["evidence"] = cited
     written = append_event(args.log, event)
     print(written["id"])
     return 0

@@ -201,3 +201,35 @@ def test_cli_bad_input_exits_2_with_a_located_message(tmp_path: Path, capsys) ->
     assert main(["record", str(log), "--channel", "c", "--by", "x"]) == 2
     assert capsys.readouterr().err.startswith(f"{log}:2: error: the last line is incomplete")
     assert main(["record", str(log), "--channel", "c", "--by", "x", "--set", "novalue"]) == 2
+
+
+def test_a_record_cannot_rewrite_what_the_log_knew(tmp_path: Path) -> None:
+    log = tmp_path / "events.jsonl"
+    first = {"id": "a", "channel": "c", "at": "2024-01-01T00:00:00Z"}
+    append_event(log, {**first, "recorded": "2024-01-05T00:00:00Z"})
+    before = log.read_bytes()
+    for event, words in [
+        ({"channel": "c", "recorded": "2024-01-04T23:59:59Z"}, "earlier than the latest recorded"),
+        ({"channel": "c", "seq": 1}, "not the next number of channel 'c' (2)"),
+        ({"channel": "c", "seq": 3}, "not the next number of channel 'c' (2)"),
+    ]:
+        with pytest.raises(InputError, match=words):
+            append_event(log, event)
+    assert log.read_bytes() == before
+    same = append_event(log, {"channel": "c", "seq": 2, "recorded": "2024-01-05T00:00:00Z"})
+    assert same["seq"] == 2  # the next seq, and a recorded equal to the latest, are fine
+    assert append_event(log, {"channel": "d", "seq": 1})["seq"] == 1  # a new channel starts at 1
+
+
+def test_a_line_without_recorded_was_recorded_at_its_at(tmp_path: Path) -> None:
+    log = tmp_path / "events.jsonl"
+    log.write_text('{"id": "x", "channel": "c", "seq": 1, "at": "2030-01-01T00:00:00Z"}\n')
+    with pytest.raises(InputError, match="earlier than the latest recorded"):
+        append_event(log, {"channel": "c", "recorded": "2029-12-31T00:00:00Z"})
+
+
+def test_record_evidence_is_written_as_a_list(tmp_path: Path, capsys) -> None:
+    log = tmp_path / "events.jsonl"
+    args = ["record", str(log), "--channel", "agent", "--by", "bot", "--claims-complete", "t"]
+    assert main([*args, "--evidence", "e-1,e-2", "e-3"]) == 0
+    assert _lines(log)[0]["evidence"] == ["e-1", "e-2", "e-3"]
