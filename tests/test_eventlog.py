@@ -180,7 +180,7 @@ def test_unknown_field() -> None:
     assert error_of('{"id": "e", "channel": "c", "at": "2024-01-01", "complete": ["x"]}') == (
         "log.jsonl:1: error: unknown field 'complete'; expected one of: id, channel, seq, at, "
         "recorded, by, kind, text, set, files, completes, cancels, supersedes, waives, reopens, "
-        "claims_complete, reports_pending, outcome"
+        "claims_complete, reports_pending, outcome, notes, evidence"
     )
 
 

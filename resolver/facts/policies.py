@@ -268,7 +268,9 @@ def _instances(
                 if keyed.has_value and not sets_value(event, a.key, keyed.value):
                     continue
                 star = a.key[len(pattern) - 1 :] if pattern.endswith("*") else ""
-                names = {**base, "key": a.key, "value": _text(a.value), "1": star}
+                # `$note`: the words the trigger attaches to the key; the key when it has none.
+                note = event.note(a.key) or a.key
+                names = {**base, "key": a.key, "value": _text(a.value), "1": star, "note": note}
                 matches.append((a.key, a.value, names))
         for key, value, names in matches:
             instance = f"{policy.id}/{ident}" + (f"/{key}" if policy.per_key else "")

@@ -136,6 +136,10 @@ def _substitution_sites(clauses: Iterable[Clause]) -> Iterable[tuple[Token, list
             yield keyword, [""]
 
 
+def _assignment_names(value: Assignment) -> list[str]:
+    return names_in(value.key) + (names_in(value.value) if isinstance(value.value, str) else [])
+
+
 def _refuse(keyword: Token, name: str, why: str) -> InputError:
     return InputError(f"'${name}' in '{keyword}' has nothing to stand for: {why}", v.loc(keyword))
 
@@ -211,15 +215,18 @@ def build_policy(ident: str, location: Location, items: list[Clause]) -> Policy:
                 )
     keyed = next((i for i, c in enumerate(conditions) if c.kind == "set" and not c.negated), None)
     available = {"event", "by"}
+    for name, keyword, value in clauses:
+        if name in ("want", "superseded_when") and "note" in _assignment_names(value):
+            raise _refuse(keyword, "note", "$note stands for words, in a policy's title only")
     if keyed is not None:
-        available |= {"key", "value"}
+        available |= {"key", "value", "note"}
         if conditions[keyed].operand.endswith("*"):
             available.add("1")
     for keyword, used in _substitution_sites(clauses):
         for name in used:
             if name in available:
                 continue
-            if name in ("key", "value", "1"):
+            if name in ("key", "value", "1", "note"):
                 why = _keyed_why(name, keyed, conditions)
             elif name == "task":
                 why = "$task stands for a task in a template obligation"

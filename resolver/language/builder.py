@@ -26,6 +26,7 @@ from resolver.language.blocks import (
     obligation,
     reject_substitutions,
 )
+from resolver.language.eventlog_checks import is_one_line
 from resolver.language.model import (
     OUTCOMES,
     TIERS,
@@ -213,6 +214,12 @@ class Builder(Transformer):
                 raise InputError("a path in 'files' must not be empty", v.loc(token))
         return ("files", c[0], paths)
 
+    def note(self, c: list[Token]) -> Clause:
+        text = v.string(c[2])
+        if not is_one_line(text):
+            raise InputError("a note must not hold control characters", v.loc(c[2]))
+        return ("note", c[0], (str(c[1]), text))
+
     # ---- test steps ----------------------------------------------------------------------------
 
     def standpoint(self, c: list[Token]) -> StandpointClause:
@@ -316,6 +323,7 @@ class Builder(Transformer):
         sets: dict[str, tuple[Assignment, Token]] = {}
         markers: dict[Marker, None] = {}
         files: dict[str, None] = {}
+        notes: dict[str, tuple[str, Token]] = {}
         for name, keyword, value in c[2:]:
             if name == "set":
                 earlier = sets.get(value.key)
@@ -330,6 +338,16 @@ class Builder(Transformer):
                 markers.update(dict.fromkeys(value))
             elif name == "files":
                 files.update(dict.fromkeys(value))
+            elif name == "note":
+                key, text = value
+                earlier_note = notes.get(key)
+                if earlier_note is not None and earlier_note[0] != text:
+                    raise InputError(
+                        f"key '{key}' has two different notes in event '{event_id}' "
+                        f"(first at line {earlier_note[1].line})",
+                        v.loc(keyword),
+                    )
+                notes.setdefault(key, (text, keyword))
             else:
                 first = seen.get(name)
                 if first is not None:
@@ -359,6 +377,7 @@ class Builder(Transformer):
             markers=tuple(markers),
             outcome=values.get("outcome", "confirmed"),
             files=tuple(files),
+            notes=tuple((key, text) for key, (text, _) in notes.items()),
         )
 
     def test_decl(self, c: list[Any]) -> TestBlock:

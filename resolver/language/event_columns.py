@@ -9,10 +9,10 @@ only when one is asked for, by index or by iteration. Events are not cached: an 
 frozen value, so two builds of one row are equal, and a consumer that reads a handful of events
 (an explanation, a finding) pays for that handful only.
 
-Multi-valued fields (``set``, markers, ``files``) are stored flat, each row holding the span
-``[start, end)`` of its entries: reordering rows (the loader sorts them by id) moves two integers
-per row and no entry. Every column is a list or an :mod:`array`, so a project pickles cheaply for
-process pools and clusters.
+Multi-valued fields (``set``, markers, ``files``, ``notes``) are stored flat, each row holding
+the span ``[start, end)`` of its entries: reordering rows (the loader sorts them by id) moves two
+integers per row and no entry. Every column is a list or an :mod:`array`, so a project pickles
+cheaply for process pools and clusters.
 """
 
 from __future__ import annotations
@@ -36,8 +36,12 @@ _NONE = -1
 _ROW_ARRAYS = (
     *("channel", "at", "recorded", "seq", "by", "kind", "outcome", "source", "line", "column"),
     *("set_start", "set_end", "marker_start", "marker_end", "file_start", "file_end"),
+    *("note_start", "note_end"),
 )
-_ENTRY_ARRAYS = ("set_key", "set_value", "marker_kind", "marker_target", "file_path")
+_ENTRY_ARRAYS = (
+    *("set_key", "set_value", "marker_kind", "marker_target", "file_path", "note_key"),
+    "note_text",
+)
 
 
 class EventColumns(Sequence[Event]):
@@ -67,6 +71,9 @@ class EventColumns(Sequence[Event]):
         self.marker_target = array("i")
         self.file_start, self.file_end = array("i"), array("i")
         self.file_path = array("i")
+        self.note_start, self.note_end = array("i"), array("i")
+        self.note_key = array("i")
+        self.note_text = array("i")
         self.source = array("i")
         self.line = array("q")
         self.column = array("q")  # _NONE when the location has no column
@@ -114,6 +121,7 @@ class EventColumns(Sequence[Event]):
         markers: Iterable[tuple[str, str]],
         outcome: str,
         files: Iterable[str],
+        notes: Iterable[tuple[str, str]] = (),
     ) -> None:
         """Add one event's fields (times in Unix seconds, as an :class:`Event` holds them; the
         location as file, line and column)."""
@@ -144,6 +152,11 @@ class EventColumns(Sequence[Event]):
         for path in files:
             self.file_path.append(sid(path))
         self.file_end.append(len(self.file_path))
+        self.note_start.append(len(self.note_key))
+        for key, note in notes:
+            self.note_key.append(sid(key))
+            self.note_text.append(sid(note))
+        self.note_end.append(len(self.note_key))
         number = known(source)
         self.source.append(sid(source) if number is None else number)
         self.line.append(line)
@@ -171,24 +184,32 @@ class EventColumns(Sequence[Event]):
             ((m.kind, m.target) for m in event.markers),
             event.outcome,
             event.files,
+            event.notes,
         )
 
-    def mark(self) -> tuple[int, int, int, int]:
+    def mark(self) -> tuple[int, int, int, int, int]:
         """The sizes to go back to with :meth:`rollback`."""
-        return len(self.ids), len(self.set_key), len(self.marker_kind), len(self.file_path)
+        return (
+            len(self.ids),
+            len(self.set_key),
+            len(self.marker_kind),
+            len(self.file_path),
+            len(self.note_key),
+        )
 
-    def rollback(self, mark: tuple[int, int, int, int]) -> None:
+    def rollback(self, mark: tuple[int, int, int, int, int]) -> None:
         """Drop every row added since ``mark`` (interned strings and values stay, unused)."""
-        size, sets, markers, files = mark
+        size, sets, markers, files, notes = mark
         for name in ("ids", "texts", "channel", "at", "recorded", "seq", "by", "kind", "outcome"):
             del getattr(self, name)[size:]
         for name in ("source", "line", "column", "set_start", "set_end", "marker_start"):
             del getattr(self, name)[size:]
-        for name in ("marker_end", "file_start", "file_end"):
+        for name in ("marker_end", "file_start", "file_end", "note_start", "note_end"):
             del getattr(self, name)[size:]
         del self.set_key[sets:], self.set_value[sets:]
         del self.marker_kind[markers:], self.marker_target[markers:]
         del self.file_path[files:]
+        del self.note_key[notes:], self.note_text[notes:]
         for row in [r for r in self._odd_locations if r >= size]:
             del self._odd_locations[row]
         self._positions = None
@@ -291,6 +312,10 @@ class EventColumns(Sequence[Event]):
             Marker(s[self.marker_kind[j]], s[self.marker_target[j]]) for j in self.marker_rows(row)
         )
         files = tuple(s[self.file_path[j]] for j in range(self.file_start[row], self.file_end[row]))
+        notes = tuple(
+            (s[self.note_key[j]], s[self.note_text[j]])
+            for j in range(self.note_start[row], self.note_end[row])
+        )
         return Event(
             id=self.ids[row],
             channel=s[self.channel[row]],
@@ -305,6 +330,7 @@ class EventColumns(Sequence[Event]):
             markers=markers,
             outcome=s[self.outcome[row]],
             files=files,
+            notes=notes,
         )
 
     def location(self, row: int) -> Location:

@@ -5,7 +5,8 @@ Each non-blank line is one JSON object with the fields of an ``event`` block, by
 times as the language writes them (``recorded`` defaults to ``at``); ``set`` is an object of
 key to string, integer or boolean; each marker (``completes``, ``cancels``, ...) is a list of
 names or a single name, and so is ``files`` (the paths the event touched); ``outcome`` is
-``confirmed`` (the default), ``unknown`` or ``failed``.
+``confirmed`` (the default), ``unknown`` or ``failed``; ``notes`` is an object of key to text
+(one line each), the words an importer attaches to a key for a policy title's ``$note``.
 
 The reader is strict because a log is evidence: an unknown field (often a typo such as
 ``complete``), a value of the wrong type or a key given twice is an error, never silently
@@ -149,7 +150,8 @@ def _fast_row(
     sets = _fast_sets(get("set"))
     markers = _fast_markers(get)
     files = _fast_files(get("files"))
-    if sets is None or markers is None or files is None:
+    notes = _fast_notes(get("notes"))
+    if sets is None or markers is None or files is None or notes is None:
         return False
     columns.append_row(
         ident,
@@ -167,6 +169,7 @@ def _fast_row(
         markers,
         outcome,
         files,
+        notes,
     )
     return True
 
@@ -250,3 +253,14 @@ def _fast_files(value: Any) -> tuple[str, ...] | None:
         if type(path) is not str or path == "":
             return None
     return tuple(dict.fromkeys(paths))
+
+
+def _fast_notes(value: Any) -> list[tuple[str, str]] | None:
+    if value is None:
+        return []
+    if type(value) is not tuple or len(dict(value)) != len(value):
+        return None  # not an object, or a key given twice
+    for key, text in value:
+        if key == "" or type(text) is not str or not is_one_line(key) or not is_one_line(text):
+            return None
+    return list(value)

@@ -179,6 +179,7 @@ def _event(record: Any, location: Location) -> Event:
         markers=_markers(fields, location),
         outcome=outcome.lower(),
         files=_files(fields.get("files"), location),
+        notes=_notes(fields.get("notes"), location),
     )
 
 
@@ -187,6 +188,29 @@ def _files(value: Any, location: Location) -> tuple[str, ...]:
     if value is None:
         return ()
     return tuple(dict.fromkeys(_name_list(value, "files", "path", location)))
+
+
+def _notes(value: Any, location: Location) -> tuple[tuple[str, str], ...]:
+    """``notes``: an object of key to text, each one line (a title prints it inside a line)."""
+    if value is None:
+        return ()
+    if not isinstance(value, dict):
+        raise InputError(
+            f"field 'notes' must be an object of key to text, got {_kind(value)}", location
+        )
+    notes = []
+    for key, text in value.items():
+        if not key:
+            raise InputError("field 'notes' has an empty key", location)
+        _one_line(key, "field 'notes': a key", location)
+        if not isinstance(text, str):
+            raise InputError(
+                f"field 'notes': the note of '{key}' must be a string, got {_kind(text)}",
+                location,
+            )
+        _one_line(text, f"field 'notes': the note of '{key}'", location)
+        notes.append((key, text))
+    return tuple(notes)
 
 
 def _name_list(value: Any, field: str, noun: str, location: Location) -> list[str]:

@@ -41,6 +41,7 @@ EVENT_CLAUSES = (
     "files",
     *MARKER_KINDS,
     "outcome",
+    "notes",
 )
 #: Closing tiers, strongest first.
 TIERS = ("state", "explicit", "semantic", "textual")
@@ -165,6 +166,17 @@ class Event:
     outcome: str = "confirmed"
     #: Paths the event touched (``files``), duplicates dropped, in the order given.
     files: tuple[str, ...] = ()
+    #: Words the event attaches to keys (JSON ``"notes": {KEY: TEXT}``, ``note KEY "TEXT"``):
+    #: an importer's human wording of what a key stands for (a TODO comment's own words), read
+    #: by a policy title's ``$note`` (SPEC §5.1). ``(key, text)`` pairs in the order given.
+    notes: tuple[tuple[str, str], ...] = ()
+
+    def note(self, key: str) -> str | None:
+        """The text this event attaches to ``key``, if any."""
+        for name, text in self.notes:
+            if name == key:
+                return text
+        return None
 
     def content(self) -> tuple:
         """Everything but the location: two records of one event agree iff these are equal."""
@@ -181,6 +193,7 @@ class Event:
             tuple(sorted(self.markers, key=repr)),
             self.outcome,
             tuple(sorted(self.files)),
+            tuple(sorted(self.notes)),
         )
 
 

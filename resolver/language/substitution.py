@@ -2,7 +2,8 @@
 
 A policy's ``title``, ``want`` and ``superseded_when`` may name ``$event`` (the trigger's id),
 ``$by`` (its actor; empty when the event names none), ``$key`` and ``$value`` (the key and value
-its keyed ``when set`` condition matched) and ``$1`` (the part of that key matched by ``*``); a
+its keyed ``when set`` condition matched), ``$1`` (the part of that key matched by ``*``) and,
+in a title only, ``$note`` (the note the trigger attaches to that key, else the key itself); a
 template obligation's ``want`` and ``superseded_when`` keys and values, and its title, may name
 ``$task``. ``$$`` stands for a ``$`` itself. A value that is exactly ``"$value"`` keeps the
 matched value's type (``when set n.* = 3`` then ``want $key = "$value"`` wants the integer 3).
@@ -31,7 +32,7 @@ __all__ = [
 
 _NAME = re.compile(r"\$(\$|\d+|[A-Za-z_]\w*)")
 #: Names a policy may use (``key``, ``value`` and ``1`` only with a keyed ``when set``).
-POLICY_NAMES = ("event", "by", "key", "value", "1")
+POLICY_NAMES = ("event", "by", "key", "value", "1", "note")
 #: Names a template obligation may use.
 TEMPLATE_NAMES = ("task",)
 
