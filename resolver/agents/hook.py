@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -102,7 +102,6 @@ class Outcome:
     claim: str | None = None
     status: str | None = None
     recorded: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def blocks(self) -> bool:

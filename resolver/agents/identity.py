@@ -125,11 +125,3 @@ def prepare_as(
     from resolver.language.loader import collect_files, load
 
     return Prepared(scoped(as_agent(load(collect_files(paths)), name), scope))
-
-
-def declared_role(project: Project, name: str) -> str | None:
-    """The role the user's own files give ``name`` (a plain declaration), if any."""
-    for actor in project.actors:
-        if not actor.pattern and actor.name == name and actor.location.file != "--as":
-            return actor.role
-    return None
