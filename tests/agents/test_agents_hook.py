@@ -197,3 +197,14 @@ def test_the_log_option_and_the_cache_agree_with_a_cold_run(history: Path, env: 
 def test_pre_tool_use_allows_what_does_not_touch_the_history(history: Path, env: dict):
     done = hook("claude-code", history, "claude-code/pretooluse_allowed.json", env)
     assert done.returncode == 0 and done.stdout == "" and done.stderr == ""
+
+
+def test_the_identity_acts_as_an_agent_even_when_declared_principal(history: Path, env: dict):
+    waiver = {"id": "w-1", "channel": "deploys", "seq": 2, "at": "2024-01-04T00:00:00Z"}
+    waiver.update({"by": "alice", "waives": ["release-7/deploy"]})
+    with open(history / "events.jsonl", "a", encoding="utf-8") as stream:
+        stream.write(json.dumps(waiver) + "\n")
+    assert main(["check", str(history), "--known", "latest", "--task", "release-7"]) == 0
+    done = _hook(history, "task_completed.json", env, "--as", "alice")
+    assert done.returncode == 2  # as the hook's identity, alice has no authority to waive
+    assert "release-7/deploy" in done.stderr and claims(history)[0]["by"] == "alice"
