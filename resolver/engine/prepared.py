@@ -11,7 +11,7 @@ one long-lived Control degrade).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import cache, cached_property, lru_cache
 from itertools import pairwise
@@ -19,6 +19,7 @@ from itertools import pairwise
 import clingo
 
 from resolver import resources, times
+from resolver.engine.plateau import Memo, Thresholds, family
 from resolver.engine.query import Query, as_query
 from resolver.facts.channel_log import CandidateLog
 from resolver.facts.item_inputs import ItemInputs, candidate_chains
@@ -200,6 +201,9 @@ _REASONS_FAMILY = "for_reasons("
 #: The plain rejections with the chain each belongs to (interface.lp): unwrapped into the
 #: family above, and cut into blocks for a standpoint that shows only the key reasons.
 _BLOCKS_FAMILY = "for_blocks("
+#: The times a standpoint's answer can turn on (rules/prepare/thresholds.lp): read by the
+#: plateau memo, never handed to a standpoint.
+_THRESHOLD = "threshold("
 
 
 class Prepared:
@@ -211,15 +215,35 @@ class Prepared:
     """
 
     def __init__(
-        self, project: Project, reduce: bool = True, block_size: int | None = None
+        self,
+        project: Project,
+        reduce: bool = True,
+        block_size: int | None = None,
+        stored: tuple[str, int] | None = None,
+        on_solved: Callable[[str, int], None] | None = None,
     ) -> None:
+        """``stored``: the prepare part's shown atoms and ground-rule count for exactly these
+        facts, kept by :mod:`resolver.store` (the prepare solve is then skipped);
+        ``on_solved`` is handed them when they are solved here."""
         self.project = project
         self.facts: FactBase = build(project, reduce=reduce, block_size=block_size)
-        solved = _solve([self.facts.declarations, self.facts.links, self.facts.events], "prepare")
+        if stored is None:
+            parts = [self.facts.declarations, self.facts.links, self.facts.events]
+            solved = _solve(parts, "prepare")
+            if on_solved is not None:
+                on_solved(solved.text, solved.ground_rules)
+        else:
+            solved = Atoms(*stored)
+        #: Standpoints of a default family answered once per plateau (resolver/engine/
+        #: plateau.py); None solves every standpoint afresh.
+        self.memo: Memo | None = Memo()
         # The reasons family reaches a standpoint unwrapped: rejection/3, cand_channel/3, evt/4.
         verdict_atoms, reason_atoms, plain, whole = [], [], [], []
+        rule_thresholds: list[int] = []
         for atom in solved.text.split():
-            if atom.startswith(_REASONS_FAMILY):
+            if atom.startswith(_THRESHOLD):
+                rule_thresholds.append(int(atom[len(_THRESHOLD) : -1]))
+            elif atom.startswith(_REASONS_FAMILY):
                 inner = atom[len(_REASONS_FAMILY) : -1]
                 reason_atoms.append(inner)
                 if inner.startswith("rejection("):  # one that stays whole (interface.lp)
@@ -252,6 +276,17 @@ class Prepared:
             names=("bvblock", "bvdetail"),
         )
         self._plain, self._whole = plain, whole
+        self._rule_thresholds = rule_thresholds
+
+    @cached_property
+    def thresholds(self) -> Thresholds:
+        """Every time a standpoint's answer can turn on: the rules' ``threshold/1`` and the
+        times of the channel log's events, whose blocks the engine cuts at the standpoint."""
+        values = set(self._rule_thresholds)
+        for _, at, rec in self.facts.channel_log.events():
+            values.add(at)
+            values.add(rec)
+        return Thresholds(values)
 
     @cached_property
     def rejections(self) -> RejectionBlocks:
@@ -303,6 +338,18 @@ class Prepared:
     def _solve_at(self, standpoint: Standpoint, query: Query, explaining: bool) -> Atoms:
         at = times.encode(standpoint.at)
         known = times.LATEST if standpoint.known is None else times.encode(standpoint.known)
+        memo, kind = self.memo, family(standpoint.at, standpoint.known)
+        if memo is None or kind is None:
+            return self._solve_parts(at, known, query, explaining)
+        key = (kind, self.thresholds.plateau(at), f"{int(query.reasons)}\n{query.facts()}")
+        found = memo.get(key)
+        if found is not None:
+            return Atoms(*found)
+        atoms = self._solve_parts(at, known, query, explaining)
+        memo.put(key, atoms.text, atoms.ground_rules)
+        return atoms
+
+    def _solve_parts(self, at: int, known: int, query: Query, explaining: bool) -> Atoms:
         log = self.facts.channel_log
         parts = [
             self.facts.declarations,

@@ -1,0 +1,100 @@
+"""Standpoints as lookups: on random histories and random standpoints of both default families,
+every face read from the plateau memo is byte-identical to a fresh solve's."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from resolver import times
+from resolver.agents.brief import brief
+from resolver.agents.ready import ready, render_text, to_dict
+from resolver.cli.check import check_document
+from resolver.engine.plateau import Thresholds, family
+from resolver.engine.prepared import Prepared, Standpoint
+from resolver.engine.query import Query
+from resolver.faces import json_format, markdown, table
+from resolver.faces.explanation_text import line, phrase
+from resolver.language.model import Project
+from resolver.verdicts.explanation import explain_at
+from resolver.verdicts.resolution import resolve
+from tests.store.histories import DAY, histories, standpoints
+
+
+def faces(prepared: Prepared, point: Standpoint) -> list[str]:
+    """What status (every format and reason mode), check, ready, brief and explain's verdict
+    line print at ``point``."""
+    out = []
+    every = resolve(prepared, point)
+    out.append(json_format.render(every, prepared.project, "all"))
+    key = resolve(prepared, point, Query(every_reason=False))
+    out.append(json_format.render(key, prepared.project, "key"))
+    out.append(table.render(key))
+    out.append(markdown.render(key))
+    out.append(json.dumps(check_document(prepared, point, None, None), sort_keys=True))
+    out.append(json.dumps(check_document(prepared, point, "t0", None), sort_keys=True))
+    listed = ready(prepared, point)
+    out.append(render_text(listed) + json.dumps(to_dict(listed), sort_keys=True))
+    out.append(brief(prepared, point).text())
+    for ident in ("x0", "x3", "t1"):
+        out.append(line(phrase(explain_at(prepared, point, ident), prepared.project)))
+    return out
+
+
+def pair(project: Project) -> tuple[Prepared, Prepared]:
+    """The same history prepared twice: with the memo, and solving every standpoint afresh."""
+    memo = Prepared(replace(project, derived={}))
+    fresh = Prepared(replace(project, derived={}))
+    fresh.memo = None
+    return memo, fresh
+
+
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(histories(), st.lists(standpoints(), min_size=2, max_size=5))
+def test_every_face_from_the_memo_equals_a_fresh_solve(project: Project, points):
+    memo, fresh = pair(project)
+    for point in points:  # each face solves its plateau once, then reads it
+        faces(memo, point)
+    for point in [*points, points[0]]:
+        assert faces(memo, point) == faces(fresh, point)
+    assert memo.memo is not None and memo.memo.hits > 0
+
+
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(histories(), standpoints(), st.data())
+def test_a_plateau_answers_every_standpoint_in_it_with_the_same_atoms(project, point, data):
+    """Any two standpoints of one family on one plateau derive the same atoms: the memo's
+    soundness, checked on the atoms (every face reads only them)."""
+    _, fresh = pair(project)
+    bounds = fresh.thresholds
+    other = data.draw(st.integers(min_value=point.at - 3 * DAY, max_value=point.at + 3 * DAY))
+    second = Standpoint(other, None if point.latest else other)
+    if bounds.plateau(times.encode(point.at)) != bounds.plateau(times.encode(other)):
+        return
+    for query in (Query(), Query(every_reason=False), Query(explain_all=True)):
+        a = fresh.solve(point, query).text.split()
+        b = fresh.solve(second, query).text.split()
+        assert sorted(a) == sorted(b)
+
+
+def test_plateaus_split_at_on_and_after_each_threshold():
+    bounds = Thresholds([10, 20, 20, 5])
+    assert bounds.values == [5, 10, 20]
+    assert [bounds.plateau(t) for t in (4, 5, 6, 9, 10, 11, 20, 21)] == [0, 1, 2, 2, 3, 4, 5, 6]
+
+
+def test_only_the_two_default_families_are_memoized():
+    assert family(5, 5) == "at"
+    assert family(5, None) == "latest"
+    assert family(5, 7) is None
