@@ -2,20 +2,23 @@
 
 Three streaming ``git`` processes, no object parsing of our own:
 
-1. ``git rev-list --topo-order --parents --timestamp`` (newest first) finds, for every commit that
-   reached REV through a merge, the first first-parent commit that contains it: a commit's
-   ``recorded`` is its committer date, or that later merge's, since a branch's work is known to REV
-   only once merged (and a rebased commit is learned at its new committer date). Children precede
-   parents in this order, so the "oldest mainline descendant" is passed from child to parent and
-   only the frontier is held, plus one integer per side-branch commit.
-2. ``git log -z --topo-order --reverse --name-status -M --diff-merges=first-parent`` gives, oldest
-   first, each commit's hash, parents, author e-mail after ``.mailmap``, author and committer dates
-   as epoch seconds (so every offset git accepts works), git's own parse of the trailers, the whole
-   message and the paths changed against the first parent (both paths of a rename).
-3. With ``--todos``, ``git log -p -U0 -M`` in the same order feeds :mod:`resolver.ingest.todos`
-   (merges' patches are not read: their changes were made, and counted, on the merged branch).
+1. ``git rev-list --topo-order --parents --timestamp`` gives the order in which REV's first-parent
+   line learned of each commit (:mod:`resolver.ingest.git_order`): ``seq`` follows it, so what
+   main knew at any time is a prefix of the numbers, and a commit that reached REV through a merge
+   is ``recorded`` no earlier than that merge's committer date.
+2. ``git log -z --no-walk=unsorted --stdin --name-status -M --diff-merges=first-parent`` is handed
+   the hashes in that order and gives each commit's parents, author e-mail after ``.mailmap``,
+   author and committer dates as epoch seconds (so every offset git accepts works), git's own
+   parse of the trailers, the whole message and the paths changed against the first parent.
+3. With ``--todos``, ``git log --first-parent -p -U0 -M`` (oldest first) gives the patch of each
+   first-parent commit against its first parent, merges included, for
+   :mod:`resolver.ingest.todos`; side-branch commits carry no TODO sets (their effect lands with
+   the merge that brings them).
 
 Events are yielded one at a time, so memory does not grow with the messages or diffs of history.
+A shallow clone is refused unless ``allow_shallow``; then its boundary commits (whose parents the
+clone does not hold) list no changed files and set no TODO keys, since their "diff against
+nothing" would claim that they added every file.
 """
 
 from __future__ import annotations
@@ -23,12 +26,15 @@ from __future__ import annotations
 import contextlib
 import re
 import sys
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
+from resolver.ingest.git_order import LearnedOrder, learned_order, shallow_boundary
 from resolver.ingest.gitrun import Repository, source_error
-from resolver.ingest.messages import closing_references, trailer_markers
+from resolver.ingest.messages import closing_references, reverted_commits, trailer_markers
+from resolver.ingest.todo_text import key_path
 from resolver.ingest.todos import TodoTracker, parse_patches
 from resolver.times import MAX_UNIX, MIN_UNIX, format_time
 
@@ -48,6 +54,7 @@ class GitOptions:
     todos: bool = False
     issue_prefix: str = "issue-"
     progress: bool = False
+    allow_shallow: bool = False
 
 
 def _tokens(stream: IO[bytes]) -> Iterator[bytes]:
@@ -66,11 +73,17 @@ class _Commit:
     hash: str
     parents: list[str]
     email: str
-    at: int
-    committed: int
+    at: int | None
+    committed: int | None
     trailers: str
     message: str
     files: list[str]
+
+
+def _seconds(raw: bytes) -> int | None:
+    """git's epoch seconds, or None when git prints none (a date it cannot represent)."""
+    text = raw.strip()
+    return int(text) if text.lstrip(b"-").isdigit() else None
 
 
 def _commits(stream: IO[bytes]) -> Iterator[_Commit]:
@@ -99,47 +112,19 @@ def _commits(stream: IO[bytes]) -> Iterator[_Commit]:
                     path = next(tokens, None)
                     if path is None:
                         raise RuntimeError("git log output ended inside a file list")
-                    files[path.decode("utf-8", errors="replace")] = None
+                    files[key_path(path.decode("utf-8", errors="replace"))] = None
                 token = next(tokens, None)
         pending = token
         yield _Commit(
             hash=raw_hash.decode("ascii").strip(),
             parents=parents.decode("ascii").split(),
             email=email.decode("utf-8", errors="replace").strip().lower(),
-            at=int(at),
-            committed=int(committed),
+            at=_seconds(at),
+            committed=_seconds(committed),
             trailers=trailers.decode("utf-8", errors="replace"),
             message=message.decode("utf-8", errors="replace"),
             files=sorted(files),
         )
-
-
-def _learned_dates(repo: Repository, head: str) -> tuple[dict[str, int], int]:
-    """For each commit that reached ``head`` through a merge, when ``head``'s line learned it.
-
-    Returns that map (side-branch commits only) and the number of commits reachable.
-    """
-    learned: dict[str, int] = {}
-    frontier: dict[str, tuple[int, int]] = {}  # hash -> (distance, committer date) of mainline
-    mainline: str | None = head
-    distance = count = 0
-    with repo.stream("rev-list", "--topo-order", "--parents", "--timestamp", head) as stream:
-        for line in stream:
-            stamp, commit, *parents = line.decode("ascii").split()
-            count += 1
-            if commit == mainline:
-                mine = (distance, int(stamp))
-                distance += 1
-                mainline = parents[0] if parents else None
-                frontier.pop(commit, None)
-            else:
-                mine = frontier.pop(commit, (distance, int(stamp)))
-                learned[commit] = max(int(stamp), mine[1])
-            for parent in parents:
-                known = frontier.get(parent)
-                if known is None or mine[0] > known[0]:
-                    frontier[parent] = mine
-    return learned, count
 
 
 def _kind(commit: _Commit) -> str:
@@ -150,35 +135,52 @@ def _kind(commit: _Commit) -> str:
     return "commit"
 
 
-def _time(repo: Repository, commit: _Commit, seconds: int, what: str) -> str:
-    if not MIN_UNIX <= seconds <= MAX_UNIX:
+def _check_shallow(repo: Repository, options: GitOptions) -> frozenset[str]:
+    boundary = shallow_boundary(repo)
+    if boundary is None:
+        return frozenset()
+    if not options.allow_shallow:
         raise source_error(
-            repo.name, f"commit {commit.hash[:12]}: {what} {seconds} is outside 1970..2100"
+            repo.name,
+            "a shallow clone: its oldest commits' parents are missing, so their changes cannot "
+            "be read; run `git fetch --unshallow` first (or pass --allow-shallow to import what "
+            "it holds)",
         )
-    return format_time(seconds)
+    print(
+        f"{repo.name}: warning: a shallow clone: history before {len(boundary)} boundary "
+        "commit(s) is missing; those commits list no changed files and open no TODOs",
+        file=sys.stderr,
+    )
+    return boundary
 
 
 def commit_events(repo: Repository, options: GitOptions) -> Iterator[dict[str, Any]]:
-    """The events of every commit reachable from ``options.rev``, oldest first."""
+    """The events of every commit reachable from ``options.rev``, in the order main learned
+    of them."""
     head = repo.resolve(options.rev)
-    learned, total = _learned_dates(repo, head)
+    order = learned_order(repo, head, _check_shallow(repo, options))
     log = (
-        "log", "-z", "--topo-order", "--reverse", "--no-color", f"--format={_FORMAT}",
-        "--name-status", "-M", "--diff-merges=first-parent", "--root", "--end-of-options", head,
+        "log", "-z", "--no-walk=unsorted", "--stdin", "--no-color", f"--format={_FORMAT}",
+        "--name-status", "-M", "--diff-merges=first-parent", "--root",
     )  # fmt: skip
     patch = (
-        "log", "--topo-order", "--reverse", "--no-color", "--format=%x00%H", "-p", "-U0", "-M",
-        "--diff-merges=off", "--root", "--no-ext-diff", "--no-textconv", "--src-prefix=a/",
-        "--dst-prefix=b/", "--end-of-options", head,
+        "log", "--first-parent", "--reverse", "--no-color", "--format=%x00%H", "-p", "-U0", "-M",
+        "--diff-merges=first-parent", "--root", "--no-ext-diff", "--no-textconv",
+        "--src-prefix=a/", "--dst-prefix=b/", "--end-of-options", head,
     )  # fmt: skip
-    builder = _EventWriter(repo, options, learned)
-    progress = _Progress(total, options.progress and sys.stderr.isatty())
+    builder = _EventWriter(repo, options, order)
+    progress = _Progress(len(order.hashes), options.progress and sys.stderr.isatty())
     with contextlib.ExitStack() as stack:
-        commits = _commits(stack.enter_context(repo.stream(*log)))
+        wanted = stack.enter_context(tempfile.TemporaryFile())
+        wanted.write("".join(f"{commit}\n" for commit in order.hashes).encode("ascii"))
+        wanted.seek(0)
+        commits = _commits(stack.enter_context(repo.stream(*log, stdin=wanted)))
         patches = parse_patches(stack.enter_context(repo.stream(*patch))) if options.todos else None
-        for seq, commit in enumerate(commits, start=1):
+        for seq, (commit, expected) in enumerate(zip(commits, order.hashes, strict=True), start=1):
+            if commit.hash != expected:
+                raise RuntimeError(f"git log gave {commit.hash} where {expected} was asked")
             changes = None
-            if patches is not None:
+            if patches is not None and commit.hash in order.mainline:
                 patch_hash, changes = next(patches, ("", []))
                 if patch_hash != commit.hash:
                     raise RuntimeError(f"git log streams disagree at {commit.hash}: {patch_hash}")
@@ -188,35 +190,79 @@ def commit_events(repo: Repository, options: GitOptions) -> Iterator[dict[str, A
 
 
 class _EventWriter:
-    """Turns parsed commits into events; holds the TODO tracker and the merge dates."""
+    """Turns parsed commits into events; holds the TODO tracker and what reverts undo."""
 
-    def __init__(self, repo: Repository, options: GitOptions, learned: dict[str, int]) -> None:
-        self.repo, self.options, self.learned = repo, options, learned
+    def __init__(self, repo: Repository, options: GitOptions, order: LearnedOrder) -> None:
+        self.repo, self.options, self.order = repo, options, order
         self.tracker = TodoTracker()
+        #: For each commit whose message completed something: what it completed, and what it
+        #: reopened (a revert). Reverting it undoes exactly that.
+        self.closings: dict[str, tuple[list[str], list[str]]] = {}
+        self.learned = MIN_UNIX  # the latest ``recorded`` so far: ``recorded`` never decreases
+
+    def _seconds(self, commit: str, seconds: int | None, what: str) -> int:
+        """``seconds`` checked to lie in 1970..2100; else an error naming the commit."""
+        if seconds is None or not MIN_UNIX <= seconds <= MAX_UNIX:
+            shown = "a date git cannot print" if seconds is None else f"{seconds} s"
+            raise source_error(
+                self.repo.name,
+                f"commit {commit}: its {what} ({shown}) is outside 1970-01-01..2100-12-31, the "
+                "times openloop represents",
+            )
+        return seconds
+
+    def _recorded(self, commit: _Commit) -> str:
+        committed = self._seconds(commit.hash, commit.committed, "committer date")
+        merge = self.order.merged_by.get(commit.hash)
+        if merge is not None:
+            committed = max(committed, self._seconds(merge[0], merge[1], "committer date"))
+        # a commit is never learned before the commits main learned ahead of it (clock skew)
+        self.learned = max(self.learned, committed)
+        return format_time(self.learned)
 
     def event(self, seq: int, commit: _Commit, changes: list[Any] | None) -> dict[str, Any]:
-        recorded = self.learned.get(commit.hash, commit.committed)
+        boundary = commit.hash in self.order.boundary
         event: dict[str, Any] = {
             "id": f"commit-{commit.hash[:12]}",
             "channel": self.options.channel,
             "seq": seq,
-            "at": _time(self.repo, commit, commit.at, "author date"),
-            "recorded": _time(self.repo, commit, recorded, "committer date"),
-            "by": commit.email or None,
+            "at": format_time(self._seconds(commit.hash, commit.at, "author date")),
+            "recorded": self._recorded(commit),
+            "by": key_path(commit.email) or None,
             "kind": _kind(commit),
             "text": commit.message.rstrip("\n"),
-            "files": commit.files,
+            "files": [] if boundary else commit.files,
         }
-        if changes is not None and len(commit.parents) < 2:
-            sets = self.tracker.sets(changes)
-            if sets:
+        if changes is not None:
+            sets, notes = self.tracker.sets(changes)
+            if sets and not boundary:  # a boundary's patch only tells the tracker what is there
                 event["set"] = sets
+                if notes:
+                    event["notes"] = notes
         markers = trailer_markers(commit.trailers)
         closing = closing_references(commit.message, self.options.issue_prefix)
-        if closing:
-            markers["completes"] = list(dict.fromkeys([*markers.get("completes", []), *closing]))
+        completes = list(dict.fromkeys([*markers.get("completes", []), *closing]))
+        reopens = markers.get("reopens", [])
+        for reverted in reverted_commits(commit.message):
+            undone, redone = self._closings_of(reverted)
+            reopens = list(dict.fromkeys([*reopens, *(i for i in undone if i not in completes)]))
+            completes = list(dict.fromkeys([*completes, *redone]))
+        for name, value in (("completes", completes), ("reopens", reopens)):
+            if value:
+                markers[name] = value
+            else:
+                markers.pop(name, None)
+        if completes or reopens:
+            self.closings[commit.hash] = (completes, reopens)
         event.update(markers)
         return event
+
+    def _closings_of(self, reverted: str) -> tuple[list[str], list[str]]:
+        """What the reverted commit completed and reopened (none if it is not known)."""
+        if len(reverted) >= 40:
+            return self.closings.get(reverted, ([], []))
+        found = [value for full, value in self.closings.items() if full.startswith(reverted)]
+        return found[0] if len(found) == 1 else ([], [])
 
 
 class _Progress:

@@ -27,6 +27,8 @@ _PINNED = (
     "-c", "color.ui=never",
     "-c", "diff.noprefix=false",
     "-c", "diff.mnemonicPrefix=false",
+    "-c", "trailer.separators=:",
+    "-c", "log.showRoot=true",
 )  # fmt: skip
 
 
@@ -81,11 +83,16 @@ class Repository:
         return done.stdout.strip()
 
     @contextmanager
-    def stream(self, *args: str) -> Iterator[IO[bytes]]:
-        """``git ARGS`` with its stdout as a byte stream; a non-zero exit is reported at the end."""
+    def stream(self, *args: str, stdin: IO[bytes] | None = None) -> Iterator[IO[bytes]]:
+        """``git ARGS`` with its stdout as a byte stream; a non-zero exit is reported at the end.
+
+        ``stdin``, when given, is a file git reads its input from (so that writing a long input
+        can never block on git's output).
+        """
         with tempfile.TemporaryFile() as errors:  # a file, so a chatty stderr cannot block git
             process = subprocess.Popen(
                 self.command(*args),
+                stdin=stdin if stdin is not None else subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=errors,
                 env=_environment(),

@@ -1,68 +1,53 @@
-"""The TODO lifecycle from a streaming ``git log -p -U0`` (SPEC §6.1, ``--todos``).
+"""The TODO lifecycle along REV's first-parent line (SPEC §6.1, ``--todos``).
 
-A line that carries a ``TODO``, ``FIXME``, ``XXX`` or ``HACK`` comment (the marker word in upper
-case, after a comment leader: ``#``, ``//``, ``/*``, ``*``, ``--``, ``;``, ``%`` or ``<!--``) is
-tracked under the key ``todo.PATH:H``, where H is the first 8 hex digits of the SHA-1 of the
-comment's text (from the marker word to the end of the line, a trailing ``*/`` or ``-->`` dropped,
-whitespace collapsed). Copies are counted per path (two equal comments in one file share a key),
-and per commit and path:
+Each commit of the first-parent line (a merge too) is read as its ``git log -p -U0 -M`` patch
+against its first parent, so the state followed is exactly what main held after each commit:
+
+- a TODO added on two branches and kept once by their merge is one TODO (the merge's patch adds
+  nothing that main already had);
+- a TODO a merge removes is removed (the merge's own patch removes it);
+- side-branch commits carry no TODO sets: their effect lands with the merge that brings them.
+
+Per commit and path, with copies counted (two equal comments in one file share a key):
 
 - a comment whose count rises (from none, or by another copy): ``"open"``;
 - a comment whose count falls to none: ``"removed"``, or ``"file_deleted"`` when the whole file
   was deleted (20-50% of TODOs vanish with their code, not by being resolved);
-- a comment removed and added in the same path (a moved line, re-indented code around it): its
-  count is unchanged, so neither;
-- a renamed file takes its comments along: each one still in the file becomes ``"file_deleted"``
-  at the old path (that path is gone) and ``"open"`` at the new one, so a policy instance never
-  waits forever on a path that no longer exists.
+- a comment removed and added in the same path (a moved line, re-indented code): neither;
+- a renamed file carries its comments: neither removed nor opened anew. A TODO keeps the key it
+  was opened under (``todo.OLD/PATH:H``) for its whole life, so the expectation it opened is the
+  one its later removal closes, wherever the file has moved since.
 
-The patch is read line by line as bytes: memory holds one file's TODO lines, never a whole diff,
-plus the count of each comment currently open (needed for copies and renames). Merges' patches
-are not read (their changes were made, and counted, on the merged branch).
+The patch is read line by line as bytes: memory holds the TODO lines of one commit, never a whole
+diff, plus the count and key of each comment currently open.
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-__all__ = ["FileChange", "TodoTracker", "comment_text", "parse_patches"]
+from resolver.ingest.todo_text import comment_text, key_path, note_text, todo_hash
 
-_COMMENT = re.compile(r"(?:#|//|/\*|<!--|--|;|%|^\s*\*)[^\n]*?\b((?:TODO|FIXME|XXX|HACK)\b.*)$")
+__all__ = ["FileChange", "TodoTracker", "parse_patches"]
+
 _MARKERS = (b"TODO", b"FIXME", b"XXX", b"HACK")
-_CLOSER = re.compile(r"\s*(?:\*/|-->)\s*$")
-_SPACE = re.compile(r"\s+")
-_HUNK = re.compile(rb"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 _ESCAPES = {b"n": b"\n", b"t": b"\t", b'"': b'"', b"\\": b"\\", b"a": b"\a", b"b": b"\b",
             b"f": b"\f", b"r": b"\r", b"v": b"\v"}  # fmt: skip
 
 
-def comment_text(line: str) -> str | None:
-    """The normalised TODO comment a source line carries, or None."""
-    match = _COMMENT.search(line)
-    if match is None:
-        return None
-    text = _CLOSER.sub("", match.group(1))
-    return _SPACE.sub(" ", text).strip() or None
-
-
-def todo_hash(text: str) -> str:
-    """First 8 hex digits of the SHA-1 of the normalised comment text."""
-    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
-
-
 @dataclass
 class FileChange:
-    """One file's part of a commit's patch: its paths and the TODO hashes added and removed."""
+    """One file's part of a commit's patch: its paths and the TODO comments added and removed."""
 
     old: str | None = None
     new: str | None = None
     deleted: bool = False
     added: Counter[str] = field(default_factory=Counter)
     removed: Counter[str] = field(default_factory=Counter)
+    #: The comment text of each hash added (for the note of the event that opens it).
+    texts: dict[str, str] = field(default_factory=dict)
 
 
 def _unquote(raw: bytes) -> bytes:
@@ -76,7 +61,7 @@ def _unquote(raw: bytes) -> bytes:
             nxt = body[i + 1 : i + 2]
             digits = body[i + 1 : i + 4]
             if len(digits) == 3 and digits.isdigit():
-                out.append(int(body[i + 1 : i + 4], 8))
+                out.append(int(body[i + 1 : i + 4], 8) & 0xFF)
                 i += 4
                 continue
             out += _ESCAPES.get(nxt, nxt)
@@ -96,11 +81,10 @@ def _path(raw: bytes, prefix: bytes) -> str | None:
     return raw.decode("utf-8", errors="replace")
 
 
-def _todo(content: bytes) -> str | None:
+def _comment(content: bytes) -> str | None:
     if not any(marker in content for marker in _MARKERS):
         return None
-    text = comment_text(content.decode("utf-8", errors="replace").rstrip("\r\n"))
-    return None if text is None else todo_hash(text)
+    return comment_text(content.decode("utf-8", errors="replace").rstrip("\r\n"))
 
 
 def parse_patches(lines: Iterable[bytes]) -> Iterator[tuple[str, list[FileChange]]]:
@@ -113,13 +97,15 @@ def parse_patches(lines: Iterable[bytes]) -> Iterator[tuple[str, list[FileChange
         if minus or plus:  # inside a hunk: exactly the announced number of -/+ lines
             if line.startswith(b"-") and minus:
                 minus -= 1
-                if (h := _todo(line[1:])) is not None and current is not None:
-                    current.removed[h] += 1
+                if current is not None and (text := _comment(line[1:])) is not None:
+                    current.removed[todo_hash(text)] += 1
                 continue
             if line.startswith(b"+") and plus:
                 plus -= 1
-                if (h := _todo(line[1:])) is not None and current is not None:
+                if current is not None and (text := _comment(line[1:])) is not None:
+                    h = todo_hash(text)
                     current.added[h] += 1
+                    current.texts.setdefault(h, text)
                 continue
             if line.startswith(b"\\"):
                 continue  # "\ No newline at end of file"
@@ -134,10 +120,7 @@ def parse_patches(lines: Iterable[bytes]) -> Iterator[tuple[str, list[FileChange
         elif current is None:
             continue
         elif line.startswith(b"@@ "):
-            match = _HUNK.match(line)
-            if match:
-                minus = 1 if match.group(1) is None else int(match.group(1))
-                plus = 1 if match.group(2) is None else int(match.group(2))
+            minus, plus = _hunk(line)
         elif line.startswith(b"--- "):
             current.old = _path(line[4:], b"a/")
         elif line.startswith(b"+++ "):
@@ -152,54 +135,70 @@ def parse_patches(lines: Iterable[bytes]) -> Iterator[tuple[str, list[FileChange
         yield commit, files
 
 
+def _hunk(line: bytes) -> tuple[int, int]:
+    """The old and new line counts of ``@@ -a[,b] +c[,d] @@`` (a missing count is 1)."""
+    parts = line.split(b" ", 3)
+    if len(parts) < 3:
+        return 0, 0
+    counts = []
+    for part in parts[1:3]:
+        _, comma, count = part.partition(b",")
+        counts.append(int(count) if comma and count.isdigit() else 1)
+    return counts[0], counts[1]
+
+
+@dataclass
+class _Open:
+    """A comment open in a path: how many copies, and the key it was opened under."""
+
+    count: int
+    key: str
+
+
 class TodoTracker:
-    """Turns each commit's file changes into ``set`` entries, counting the open comments."""
+    """Turns each first-parent commit's file changes into ``set`` entries and their notes."""
 
     def __init__(self) -> None:
-        self.open: dict[str, Counter[str]] = {}
+        self.open: dict[str, dict[str, _Open]] = {}
 
-    def sets(self, changes: list[FileChange]) -> dict[str, str]:
-        """The ``todo.PATH:H`` assignments of one commit, sorted by key."""
+    def sets(self, changes: list[FileChange]) -> tuple[dict[str, str], dict[str, str]]:
+        """The ``todo.PATH:H`` assignments of one commit and the notes of those it opens."""
         values: dict[str, set[str]] = {}
+        notes: dict[str, str] = {}
 
-        def put(path: str, h: str, value: str) -> None:
-            values.setdefault(f"todo.{path}:{h}", set()).add(value)
+        def put(key: str, value: str) -> None:
+            values.setdefault(key, set()).add(value)
 
         for change in changes:
             old, new = change.old, change.new
             if not (change.added or change.removed or old in self.open or new in self.open):
                 continue  # no TODO in this file before or after: nothing to say
-            if old is not None and new is not None and old != new:  # a rename
-                before = self.open.pop(old, Counter())
-                after = _apply(before, change)
-                for h in sorted(set(before) | set(change.removed)):
-                    put(old, h, "file_deleted" if after[h] > 0 else "removed")
-                for h in sorted(after):
-                    put(new, h, "open")
-                if after:
-                    self.open[new] = after
-            elif change.deleted or new is None:
+            if change.deleted or new is None:
                 path = old or ""
-                gone = self.open.pop(path, Counter()) | change.removed
-                for h in sorted(gone):
-                    put(path, h, "file_deleted")
-            else:
-                before = self.open.pop(new, Counter())
-                after = _apply(before, change)
-                for h in sorted(set(before) | set(change.removed) | set(change.added)):
-                    if after[h] > before[h]:
-                        put(new, h, "open")
-                    elif after[h] == 0 and change.removed[h] > change.added[h]:
-                        put(new, h, "removed")
-                if after:
-                    self.open[new] = after
+                entries = self.open.pop(path, {})
+                for h in sorted(set(entries) | set(change.removed)):
+                    put(entries[h].key if h in entries else _key(path, h), "file_deleted")
+                continue
+            before = self.open.pop(old, {}) if old is not None and old != new else {}
+            before = {**self.open.pop(new, {}), **before}  # a rename carries its comments
+            after: dict[str, _Open] = {}
+            for h in sorted(set(before) | set(change.added) | set(change.removed)):
+                was = before[h].count if h in before else 0
+                now = max(was + change.added[h] - change.removed[h], 0)
+                key = before[h].key if h in before else _key(new, h)
+                if now > was:
+                    put(key, "open")
+                    notes[key] = note_text(change.texts.get(h, ""), new)
+                elif now == 0 and (was > 0 or change.removed[h] > change.added[h]):
+                    put(key, "removed")
+                if now:
+                    after[h] = _Open(now, key)
+            if after:
+                self.open[new] = after
         # a key both opened and closed in one commit (two changes on one path): neither
-        return {key: next(iter(v)) for key, v in sorted(values.items()) if len(v) == 1}
+        sets = {key: next(iter(v)) for key, v in sorted(values.items()) if len(v) == 1}
+        return sets, {key: notes[key] for key in sets if sets[key] == "open" and key in notes}
 
 
-def _apply(before: Counter[str], change: FileChange) -> Counter[str]:
-    """The comment counts of a path after ``change`` (never below zero)."""
-    after = Counter(before)
-    after.update(change.added)
-    after.subtract(change.removed)
-    return +after  # drops zero and negative counts
+def _key(path: str, h: str) -> str:
+    return f"todo.{key_path(path)}:{h}"

@@ -25,9 +25,10 @@ def test_every_event_field(git_repo) -> None:
     c = build(git_repo)
     events = {e["id"]: e for e in ingest(git_repo, "--todos")}
     ident = {name: f"commit-{full[:12]}" for name, full in c.items()}
-    order = git_repo.git("rev-list", "--topo-order", "--reverse", "HEAD").split()
-    assert [e["id"] for e in events.values()] == [f"commit-{x[:12]}" for x in order]
-    assert [e["seq"] for e in events.values()] == list(range(1, len(order) + 1))
+    # the order main learned them: the feature branch arrives with its merge, after "hack"
+    learned = ["start", "errors", "logging", "hack", "fixme", "rename", "merge", "delete", "revert"]
+    assert list(events) == [ident[name] for name in learned]
+    assert [e["seq"] for e in events.values()] == list(range(1, len(learned) + 1))
     assert {e["channel"] for e in events.values()} == {"commits"}
 
     start = events[ident["start"]]
@@ -38,6 +39,8 @@ def test_every_event_field(git_repo) -> None:
         "files": [".mailmap", "README.md", "src/a.py"],
         "set": {f"todo.src/a.py:{h('TODO: add logging')}": "open",
                 f"todo.src/a.py:{h('TODO: handle errors')}": "open"},
+        "notes": {f"todo.src/a.py:{h('TODO: add logging')}": "TODO src/a.py: add logging",
+                  f"todo.src/a.py:{h('TODO: handle errors')}": "TODO src/a.py: handle errors"},
     }  # fmt: skip
 
     errors = events[ident["errors"]]
@@ -47,19 +50,16 @@ def test_every_event_field(git_repo) -> None:
     assert "cancels" not in errors  # an ill-formed trailer changes nothing
     assert "Bogus-Key: nothing" in errors["text"]
     assert errors["set"] == {f"todo.src/a.py:{h('TODO: handle errors')}": "removed"}
+    assert "notes" not in errors  # notes only for what an event opens
 
     logging = events[ident["logging"]]
     assert (logging["at"], logging["recorded"]) == ("2024-01-03T10:00:00Z", "2024-01-03T15:00:00Z")
 
     for name in ("fixme", "rename"):  # learned by main only when merged
         assert events[ident[name]]["recorded"] == "2024-01-08T10:00:00Z"
+        assert "set" not in events[ident[name]]  # a side branch's TODOs land with its merge
     assert events[ident["fixme"]]["at"] == "2024-01-04T10:00:00Z"
-    fixme = h("FIXME: later")
     assert events[ident["rename"]]["files"] == ["lib/b.py", "lib/c.py"]
-    assert events[ident["rename"]]["set"] == {
-        f"todo.lib/b.py:{fixme}": "file_deleted",
-        f"todo.lib/c.py:{fixme}": "open",
-    }
 
     hack = events[ident["hack"]]
     assert (hack["by"], hack["claims_complete"]) == ("bot@agents.example", ["task-x"])
@@ -68,7 +68,9 @@ def test_every_event_field(git_repo) -> None:
     assert (merge["kind"], merge["files"], merge["text"]) == (
         "merge", ["lib/c.py"], "Merge branch 'feature'",
     )  # fmt: skip
-    assert "set" not in merge  # its changes were counted on the branch
+    fixme = f"todo.lib/c.py:{h('FIXME: later')}"  # main never had lib/b.py
+    assert merge["set"] == {fixme: "open"}
+    assert merge["notes"] == {fixme: "FIXME lib/c.py: later"}
 
     assert events[ident["delete"]]["set"] == {f"todo.old.py:{h('HACK: temporary')}": "file_deleted"}
     assert events[ident["delete"]]["files"] == ["old.py"]
@@ -76,6 +78,9 @@ def test_every_event_field(git_repo) -> None:
     assert revert["kind"] == "revert"
     assert revert["text"].startswith('Revert "Handle errors in a"')
     assert revert["set"] == {f"todo.src/a.py:{h('TODO: handle errors')}": "open"}
+    # the revert undoes what the reverted commit closed: it reopens, and completes nothing
+    assert revert["reopens"] == ["intent-1", "intent-2", "issue-12", "issue-13"]
+    assert "completes" not in revert
 
 
 def test_without_todos_no_sets_and_reruns_are_byte_identical(git_repo, tmp_path: Path) -> None:
@@ -142,12 +147,13 @@ def test_copies_are_counted_per_path(git_repo) -> None:
 
 def test_unusual_paths_keep_their_names(git_repo) -> None:
     name = 'dir one/na\u00efve "q"\tt.py'
+    shown = 'dir one/na\u00efve "q"\\tt.py'  # a control character is escaped, as git quotes it
     git_repo.commit("odd", {name: "# TODO: odd path\n"})
     git_repo.commit("gone", {name: None})
     added, gone = ingest(git_repo, "--todos")
-    assert added["files"] == [name]
-    assert added["set"] == {f"todo.{name}:{h('TODO: odd path')}": "open"}
-    assert gone["set"] == {f"todo.{name}:{h('TODO: odd path')}": "file_deleted"}
+    assert added["files"] == [shown]
+    assert added["set"] == {f"todo.{shown}:{h('TODO: odd path')}": "open"}
+    assert gone["set"] == {f"todo.{shown}:{h('TODO: odd path')}": "file_deleted"}
 
 
 def test_comment_forms(git_repo) -> None:
