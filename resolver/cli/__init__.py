@@ -22,4 +22,5 @@ COMMANDS = (
     "brief",
     "hook",
     "mcp",
+    "audit",
 )

@@ -11,7 +11,7 @@ import argparse
 from collections.abc import Iterable
 from typing import Any
 
-from resolver.ingest import writer
+from resolver.ingest import tracker_cli, writer
 from resolver.ingest.git import GitOptions, commit_events
 from resolver.ingest.github import read_github
 from resolver.ingest.gitrun import Repository
@@ -97,6 +97,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     _add_destination(junit)
     junit.set_defaults(func=run_junit)
+
+    tracker_cli.register(sources, _add_destination, _deliver)
 
 
 def _add_issue_prefix(parser: argparse.ArgumentParser, what: str) -> None:

@@ -1,0 +1,57 @@
+"""``openloop audit PATH... [--since T] [--format text|md|json|sarif]``: judge a history's closes.
+
+Every past close (a ``claims_complete`` event: a tracker's close, an agent's claim) is judged at
+its own standpoint and at now (``resolver/verdicts/audit.py``, ``rules/query/audit.lp``): complete
+when closed, landed later, never supported, or UNKNOWN; then the false pendings. Exit 0 when no
+close is unsupported and nothing is falsely pending, 1 otherwise (an audit can gate a CI job),
+2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from resolver import api
+from resolver.cli.common import add_output, add_paths, emit, prepare
+from resolver.faces.audit_text import render
+from resolver.verdicts.audit import audit
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``audit`` subcommand."""
+    parser = subparsers.add_parser(
+        "audit",
+        help="judge every past close: complete when closed, landed later, never supported",
+        description="Judge every past close (each claims_complete event: a tracker's close, "
+        "an agent's claim) at its own standpoint (its time, what was known then) and at now: "
+        "complete when closed, landed later, never supported, or UNKNOWN; and the false "
+        "pendings (reports of pending work already complete; tracker items still open whose "
+        "expectation is SATISFIED). A summary first (by closer, agents against people), then "
+        "each close with its key reason. Exit 0: every close was supported and nothing is "
+        "falsely pending; 1: otherwise; 2: bad input.",
+        epilog="example: openloop audit tracker.ol tracker.jsonl commits.jsonl --since "
+        "2025-01-01 --format md",
+    )
+    add_paths(parser)
+    parser.add_argument("--since", metavar="T", help="only closes at or after T")
+    parser.add_argument(
+        "--at", metavar="T", help="the 'now' the closes are judged against (default: now)"
+    )
+    parser.add_argument(
+        "--format",
+        choices=("text", "md", "json", "sarif"),
+        default="text",
+        help="text, md (Markdown), json (kind audit) or sarif (SARIF 2.1.0)",
+    )
+    add_output(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Audit and print."""
+    since = api.standpoint(args.since).at if args.since else None
+    now = api.standpoint(args.at, "latest")
+    prepared = prepare(args)
+    result = audit(prepared, now, since)
+    emit(render(result, args.format), args.output)
+    return 1 if result.unsupported or result.false_pending else 0
