@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import argparse
 
-from resolver import api
+from resolver import api, times
 from resolver.cli.common import add_output, add_paths, emit, prepare
+from resolver.errors import InputError
 from resolver.faces.audit_text import render
 from resolver.verdicts.audit import audit
 
@@ -49,7 +50,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Audit and print."""
-    since = api.standpoint(args.since).at if args.since else None
+    since = None
+    if args.since:
+        try:
+            since = times.parse_time(args.since)
+        except times.TimeFormatError as exc:
+            raise InputError(f"--since: {exc}") from None
     now = api.standpoint(args.at, "latest")
     prepared = prepare(args)
     result = audit(prepared, now, since)

@@ -152,8 +152,11 @@ class TrackerImport:
         self.put(event, location)
 
     def ordered_events(self) -> list[dict[str, Any]]:
-        """Every event, by time then id (the order an importer writes)."""
-        return sorted(self.events.values(), key=lambda e: (parse_time(e["at"]), e["id"]))
+        """Every event, by time, openings first at one instant, then id (the order written)."""
+        return sorted(
+            self.events.values(),
+            key=lambda e: (parse_time(e["at"]), e["channel"] != self.channel, e["id"]),
+        )
 
     def declarations(self, source: str) -> str:
         """The ``.ol`` text: the channels, the agents, and one declaration per item."""
