@@ -54,6 +54,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help='track TODO/FIXME/XXX/HACK comments: set todo.PATH:H = "open" | "removed" | '
         '"file_deleted" (reads every patch: slower)',
     )
+    git.add_argument(
+        "--allow-shallow",
+        action="store_true",
+        help="import a shallow clone (warned on stderr; its boundary commits list no files)",
+    )
     _add_issue_prefix(git, "prefix of the ids closing keywords complete")
     _add_destination(git)
     git.set_defaults(func=run_git)
@@ -137,6 +142,7 @@ def run_git(args: argparse.Namespace) -> int:
         todos=args.todos,
         issue_prefix=args.issue_prefix,
         progress=True,
+        allow_shallow=args.allow_shallow,
     )
     repo.resolve(args.rev)  # a bad REV is reported before any output is opened
     _deliver(args, commit_events(repo, options))
