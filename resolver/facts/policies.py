@@ -21,8 +21,10 @@ distinct paths), so the work grows with the matches, never with policies x event
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 
 from resolver import times
 from resolver.errors import InputError
@@ -72,6 +74,9 @@ class PolicyFacts:
     linkable: list[tuple[Expectation, str | None]] = field(default_factory=list)
     #: Keys that would-be instances want or are superseded by.
     keys: set[str] = field(default_factory=set)
+    #: ``want touches`` items: (item number, glob, opening instant in Unix seconds or None),
+    #: for the index of their first glob hit after the opening (:func:`_touch_index`).
+    wanting: list[tuple[int, str, int | None]] = field(default_factory=list)
 
     def fact(self, name: str, *args: int | str) -> None:
         parts = []
@@ -102,9 +107,12 @@ def measure(project: Project, ids: Ids, vocabulary: Vocabulary) -> PolicyFacts:
     globs: set[str] = set()
 
     # Clauses of hand-declared expectations that need measurements.
+    tasks = {t.id: t for t in project.tasks}
     for x in project.expectations:
         if x.want_touches is not None:
             globs.add(x.want_touches)
+            opening = _declared_opening(x, tasks.get(x.part_of or ""), index)
+            out.wanting.append((ids.item(x.id), x.want_touches, opening))
         if x.before_next_kind is not None:
             kinds.add(x.before_next_kind)
 
@@ -150,6 +158,7 @@ def measure(project: Project, ids: Ids, vocabulary: Vocabulary) -> PolicyFacts:
         for ident in sorted(index.glob_events(glob)):
             out.fact("glob_hit", g, ids.event(ident))
             out.relevant.add(ident)
+    _touch_index(out, ids, index)
     for kind in sorted(kinds):
         kd = ids.tag(("kind", kind))
         for ident in sorted(index.by_kind.get(kind, ())):
@@ -288,6 +297,8 @@ def _instances(
             if template is None:
                 x = _instance_shape(policy.shape, instance, ident, names, value)
                 _want_facts(out, number, x, ids)
+                if x.want_touches is not None:
+                    out.wanting.append((number, x.want_touches, event.at))
                 out.linkable.append((x, event.text))
                 derived[instance] = x
                 continue
@@ -297,6 +308,9 @@ def _instances(
                 o = ids.item(ob.id)
                 out.fact("potential_obligation", o, number, ids.tag(("shape", template.id, s.id)))
                 _want_facts(out, o, ob, ids)
+                if ob.want_touches is not None:
+                    own = _declared_opening(ob, None, index)
+                    out.wanting.append((o, ob.want_touches, event.at if own is None else own))
                 out.linkable.append((ob, event.text))
                 derived[ob.id] = ob
                 obligations.append(ob.id)
@@ -334,3 +348,46 @@ def _want_facts(out: PolicyFacts, number: int, x: Expectation, ids: Ids) -> None
         sw = x.superseded_when
         out.keys.add(sw.key)
         out.fact("inst_superseded_when", number, ids.key(sw.key), ids.value(sw.value))
+
+
+def _declared_opening(x: Expectation, task: Task | None, index: EventIndex) -> int | None:
+    """When ``x`` opens, as ``rules/prepare/opening.lp`` says (its own opening, else its
+    task's; ``opened_by`` before ``opened``): only a hint for :func:`_touch_index`, which the
+    rules check."""
+    for source in (x, task):
+        if source is None:
+            continue
+        if source.opened_by is not None:
+            event = index.events.get(source.opened_by)
+            return None if event is None else event.at
+        if source.opened is not None:
+            return source.opened
+    return None
+
+
+def _touch_index(out: PolicyFacts, ids: Ids, index: EventIndex) -> None:
+    """The events of each wanted glob as a chain in time order, and where each item's part of
+    it starts, so that an item meets only the hits that could close it first (SPEC §5.2,
+    issue 26 item 5; the walk and its checks are ``rules/prepare/file_touches.lp``).
+
+    ``glob_next(G, E1, E2)``: E2 follows E1 among the events whose ``files`` match G, in
+    (at, recorded, id) order; ``touch_from(X, G, E)``: E is the first of them strictly after
+    X's opening. One fact per hit and one per item: nothing here grows with items x events.
+    """
+    chains: dict[str, tuple[list[int], list[str]]] = {}
+    for glob in sorted({g for _, g, _ in out.wanting}):
+        g = ids.tag(("glob", glob))
+        hits = sorted(
+            index.glob_events(glob),
+            key=lambda e: (index.events[e].at, index.events[e].recorded, e),
+        )
+        for first, second in pairwise(hits):
+            out.fact("glob_next", g, ids.event(first), ids.event(second))
+        chains[glob] = ([index.events[e].at for e in hits], hits)
+    for number, glob, opening in out.wanting:
+        ats, hits = chains[glob]
+        if opening is None:
+            continue
+        position = bisect.bisect_right(ats, opening)
+        if position < len(hits):
+            out.fact("touch_from", number, ids.tag(("glob", glob)), ids.event(hits[position]))
