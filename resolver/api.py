@@ -23,9 +23,20 @@ from resolver.language.model import Project
 from resolver.verdicts.resolution import Resolution, resolve
 
 
-def prepare(paths: Sequence[str | Path], scope: str | None = None) -> Prepared:
+def prepare(
+    paths: Sequence[str | Path], scope: str | None = None, store: bool = False
+) -> Prepared:
     """Load ``.ol`` and ``.jsonl`` files (or folders) and do the standpoint-independent work;
-    with ``scope`` (an item id), only for the declarations of its group (:func:`scoped`)."""
+    with ``scope`` (an item id), only for the declarations of its group (:func:`scoped`).
+
+    ``store``: read and keep the prepared history in the user's cache folder
+    (:mod:`resolver.store`: keyed by the files' content; what the commands do), so that the
+    same inputs are prepared once and a standpoint already answered is a lookup.
+    """
+    if store:
+        from resolver.store import load_prepared
+
+        return load_prepared(paths, scope)
     return Prepared(scoped(load(paths), scope))
 
 
@@ -135,17 +146,23 @@ def status_of(
     cluster: str | None = None,
     every_reason: bool = True,
 ) -> tuple[Resolution, Project]:
-    """Load, then every verdict at one standpoint, in independent parts when that pays
-    (:mod:`resolver.engine.partition`: ``jobs`` processes, or a dask ``cluster``); the
-    verdicts are the same either way. Returns the resolution and the project faces read.
+    """Load, then every verdict at one standpoint; the resolution and the project faces read.
+
+    By default from the store (:mod:`resolver.store`): the same inputs are prepared once, and a
+    standpoint of a default family already answered is a lookup. With ``jobs`` or ``cluster``
+    given, in independent parts (:mod:`resolver.engine.partition`: ``jobs`` processes, or a
+    dask ``cluster``), from the files. The verdicts are the same either way.
     ``every_reason=False``: only the key reasons and a count of the rest (see :func:`status`)."""
-    project = load(paths)
     point = standpoint(at, known)
-    if partition.wanted(project, jobs, cluster):
-        resolution = partition.resolve_parts(
-            project, point, snapshot, jobs, cluster, every_reason=every_reason
-        )
-        return resolution, project
-    prepared = Prepared(project)
+    if jobs is None and cluster is None:
+        prepared = prepare(paths, store=True)
+    else:
+        project = load(paths)
+        if partition.wanted(project, jobs, cluster):
+            resolution = partition.resolve_parts(
+                project, point, snapshot, jobs, cluster, every_reason=every_reason
+            )
+            return resolution, project
+        prepared = Prepared(project)
     query = replace(snapshot_facts(prepared, snapshot), every_reason=every_reason)
     return resolve(prepared, point, query), prepared.project

@@ -1,10 +1,11 @@
-"""A prepared history kept warm between hook calls: a pickle in the user's cache folder.
+"""A prepared history kept warm between hook calls: the content-keyed store.
 
-A hook is a fresh process each time the agent stops, and preparing a 10k-event history costs
-seconds; reading a pickled :class:`Prepared` costs a tenth of that. The cache entry is keyed by
-the resolved input paths (and the scope, below) and is valid only while every input file has the
-size and modification time it had when the entry was written, and the openloop version, grammar
-and rules are the same; anything else is a miss, and the history is prepared from the files as
+A hook is a fresh process each time the agent stops, and preparing a real history costs
+seconds. The prepared history is kept in the user's cache folder by :mod:`resolver.store`:
+keyed by the SHA-256 of every input file and of the code (never by sizes and modification
+times, which a same-size edit with its mtime restored fools), in a SQLite file that holds only
+atoms as text (never a pickle, which would let whoever writes the cache folder run code in the
+hook). Anything that does not match is a miss, and the history is prepared from the files as
 usual. The cache is only ever a copy: deleting it changes no answer.
 
 A hook judges one task, so it asks for a *scope*: the task's independent group of declarations
@@ -15,48 +16,24 @@ partition tests); it only leaves out the candidates, reasons and text links of i
 does not read, which is most of the work of preparing and solving.
 
 The folder is ``$OPENLOOP_CACHE_DIR``, else ``$XDG_CACHE_HOME/openloop``, else
-``~/.cache/openloop``. Entries are written to a temporary file and renamed into place.
+``~/.cache/openloop``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
-import pickle
-import tempfile
 from collections.abc import Sequence
-from functools import cache
 from pathlib import Path
 
-from resolver import __version__, resources
 from resolver.engine.prepared import Prepared
-from resolver.language.loader import collect_files, load
-
-
-@cache
-def _code_stamp() -> str:
-    digest = hashlib.sha256(__version__.encode())
-    digest.update(resources.grammar_text().encode("utf-8"))
-    for path in resources.rule_files():
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+from resolver.store import Stamp
+from resolver.store import load_prepared as _stored
+from resolver.store import prepare_files as _prepare_files
 
 
 def signature(files: Sequence[str]) -> str:
-    """What the entry must match: every file's resolved path, size and mtime, and the code."""
-    digest = hashlib.sha256(_code_stamp().encode())
-    for name in files:
-        stat = os.stat(name)
-        digest.update(f"{Path(name).resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
-    return digest.hexdigest()
-
-
-def _entry(files: Sequence[str], scope: str | None = None) -> Path:
-    key = "\0".join(str(Path(name).resolve()) for name in files)
-    if scope is not None:
-        key += f"\0\0scope\0{scope}"
-    digest = hashlib.sha256(key.encode()).hexdigest()[:24]
-    return resources.cache_dir() / f"prepared-{digest}.pickle"
+    """What a kept history must match: the content of every file, and the code."""
+    return Stamp.of(files).key
 
 
 def prepare_files(files: Sequence[str], scope: str | None = None) -> Prepared:
@@ -65,47 +42,15 @@ def prepare_files(files: Sequence[str], scope: str | None = None) -> Prepared:
     An id in no group (undeclared, or a policy's task instance, which exists only once the
     history is prepared) gets the whole history, so every task is found where it exists.
     """
-    from resolver.api import scoped
-
-    return Prepared(scoped(load(files), scope))
+    return _prepare_files(files, scope)
 
 
 def load_prepared(
     paths: Sequence[str | Path], use_cache: bool = True, scope: str | None = None
 ) -> Prepared:
     """The prepared history of ``paths`` (of ``scope``'s group, see :func:`prepare_files`):
-    from the cache when it is current, else from the files."""
-    files = collect_files(paths)
-    if not use_cache:
-        return prepare_files(files, scope)
-    stamp = signature(files)  # taken before reading: an entry is never newer than its stamp
-    try:
-        with open(_entry(files, scope), "rb") as stream:
-            stored, prepared = pickle.load(stream)
-        if stored == stamp and isinstance(prepared, Prepared):
-            return prepared
-    except Exception:  # a missing, torn or foreign entry is a miss, never an error
-        pass
-    prepared = prepare_files(files, scope)
-    store(files, prepared, stamp, scope)
-    return prepared
-
-
-def store(files: Sequence[str], prepared: Prepared, stamp: str, scope: str | None = None) -> None:
-    """Write an entry (best effort: a cache never fails a call)."""
-    try:
-        folder = resources.cache_dir()
-        folder.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".prepared-")
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                pickle.dump((stamp, prepared), stream, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temporary, _entry(files, scope))
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-    except OSError:
-        pass
+    from the store when its entry is current, else from the files (and the entry written)."""
+    return _stored(paths, scope, use_store=use_cache)
 
 
 def warm_in_background(paths: Sequence[str | Path], scope: str | None = None) -> None:
@@ -113,8 +58,9 @@ def warm_in_background(paths: Sequence[str | Path], scope: str | None = None) ->
     detached child, and store it.
 
     The parent returns at once; the child lets go of stdin, stdout and stderr first, so the host
-    reading the hook's output sees it end as soon as the parent exits. The child takes the
-    files' stamp before it reads them, so a write racing with it only causes a later miss.
+    reading the hook's output sees it end as soon as the parent exits. The store writes an entry
+    only when the files read the same before and after the child loaded them, so a write racing
+    with it only causes a later miss.
     """
     try:
         pid = os.fork()
@@ -127,8 +73,6 @@ def warm_in_background(paths: Sequence[str | Path], scope: str | None = None) ->
         null = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(null, fd)
-        files = collect_files(paths)
-        stamp = signature(files)
-        store(files, prepare_files(files, scope), stamp, scope)
+        _stored(paths, scope)
     finally:
         os._exit(0)

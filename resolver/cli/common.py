@@ -101,7 +101,7 @@ def whole_number(minimum: int) -> Callable[[str], int]:
 def prepare(args: argparse.Namespace, scope: str | None = None) -> Prepared:
     """Load and prepare the history named by ``args.paths``; with ``scope`` (the one item a
     command is about), only that item's group of declarations (:func:`resolver.api.scoped`)."""
-    prepared = api.prepare(args.paths, scope)
+    prepared = api.prepare(args.paths, scope, store=True)
     keep_loaded()
     return prepared
 

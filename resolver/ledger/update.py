@@ -44,7 +44,7 @@ def read(paths: Sequence[str | Path] | str | Path) -> History:
     files = collect_files(paths)
     before = positions.measure(files)
     asked = tuple(str(Path(p).resolve()) for p in paths)
-    return History(api.prepare(files), before, asked)
+    return History(api.prepare(files, store=True), before, asked)
 
 
 def refresh(

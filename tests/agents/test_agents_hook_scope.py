@@ -80,7 +80,7 @@ def test_scoped_entries_are_apart_in_the_cache(history: Path, env: dict, monkeyp
     scoped = warm.load_prepared([history], scope="release-7")
     whole = warm.load_prepared([history])
     again = warm.load_prepared([history], scope="release-7")
-    assert len(list(Path(env["OPENLOOP_CACHE_DIR"]).glob("prepared-*.pickle"))) == 2
+    assert len(list(Path(env["OPENLOOP_CACHE_DIR"]).glob("prepared-*.sqlite"))) == 2
     assert {x.id for x in again.project.expectations} == {x.id for x in scoped.project.expectations}
     assert "unrelated" in {x.id for x in whole.project.expectations}
 
