@@ -205,9 +205,9 @@ class _EventWriter:
         if seconds is None or not MIN_UNIX <= seconds <= MAX_UNIX:
             shown = "a date git cannot print" if seconds is None else f"{seconds} s"
             raise source_error(
-                self.repo.name,
-                f"commit {commit}: its {what} ({shown}) is outside 1970-01-01..2100-12-31, the "
-                "times openloop represents",
+                f"{self.repo.name}: commit {commit}",
+                f"its {what} ({shown}) is outside 1970-01-01..2100-12-31, the times openloop "
+                "represents",
             )
         return seconds
 
