@@ -151,3 +151,22 @@ def test_click_a_todo_from_two_branches_is_one_todo(click) -> None:
     key = "todo.click/_termui_impl.py:67a08f37"  # added on two branches, kept once by a merge
     values = [(e["kind"], e["set"][key]) for e in events if key in e.get("set", {})]
     assert values == [("merge", "open"), ("commit", "removed")]
+
+
+def test_a_policy_titles_each_todo_by_its_words(git_repo, tmp_path: Path, capsys) -> None:
+    git_repo.commit(
+        "add", {"src/app.py": "pool = make()  # TODO: retry when the pool is exhausted\n"}
+    )
+    folder = tmp_path / "history"
+    folder.mkdir()
+    ingest(git_repo.path, folder / "commits.jsonl")
+    (folder / "todo.ol").write_text(
+        "channel commits work\n"
+        'policy todo-debt {\n  title "$note"\n  when set todo.* = "open"\n'
+        '  want $key = "removed"\n  superseded_when $key = "file_deleted"\n}\n',
+        encoding="utf-8",
+    )
+    capsys.readouterr()
+    assert main(["status", str(folder), "--format", "json"]) == 0
+    (item,) = json.loads(capsys.readouterr().out)["expectations"]
+    assert item["title"] == "TODO src/app.py: retry when the pool is exhausted"
