@@ -12,10 +12,12 @@ from __future__ import annotations
 import argparse
 
 from resolver import api, times
-from resolver.cli.common import add_output, add_paths, emit, prepare
+from resolver.cli.common import add_output, add_paths, emit, keep_loaded
+from resolver.engine.prepared import Prepared
 from resolver.errors import InputError
-from resolver.faces.audit_text import render
-from resolver.verdicts.audit import audit
+from resolver.faces.audit_text import render, render_gate
+from resolver.language.loader import load
+from resolver.verdicts.audit import audit, closes_as_claims, judge_close
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -39,10 +41,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--at", metavar="T", help="the 'now' the closes are judged against (default: now)"
     )
     parser.add_argument(
+        "--close",
+        metavar="ID",
+        help="the gate at a tracker's close: judge a close of ID (expectation or task) made "
+        "now; exit 0 when it would be supported, 1 when ID is not complete, 3 when UNKNOWN; "
+        "one line first, then the key reason",
+    )
+    parser.add_argument(
         "--format",
-        choices=("text", "md", "json", "sarif"),
+        choices=("text", "md", "json", "sarif", "github"),
         default="text",
-        help="text, md (Markdown), json (kind audit) or sarif (SARIF 2.1.0)",
+        help="text, md (Markdown), json (kind audit), sarif (SARIF 2.1.0); with --close: "
+        "text, json or github (an Actions annotation)",
     )
     add_output(parser)
     parser.set_defaults(func=run)
@@ -57,7 +67,22 @@ def run(args: argparse.Namespace) -> int:
         except times.TimeFormatError as exc:
             raise InputError(f"--since: {exc}") from None
     now = api.standpoint(args.at, "latest")
-    prepared = prepare(args)
-    result = audit(prepared, now, since)
+    if args.close is not None:
+        if args.format not in ("text", "json", "github"):
+            raise InputError("--close prints text, json or github")
+        gate = judge_close(_prepare(args.paths, args.close), now, args.close)
+        emit(render_gate(gate, args.format), args.output)
+        return gate.exit_code
+    if args.format == "github":
+        raise InputError("--format github goes with --close")
+    result = audit(_prepare(args.paths), now, since)
     emit(render(result, args.format), args.output)
     return 1 if result.unsupported or result.false_pending else 0
+
+
+def _prepare(paths: list[str], scope: str | None = None) -> Prepared:
+    """The history, each tracker close read as the closer's claim (``closes_as_claims``); with
+    ``scope``, only that item's group of declarations (``api.scoped``)."""
+    prepared = Prepared(api.scoped(closes_as_claims(load(paths)), scope))
+    keep_loaded()
+    return prepared

@@ -15,9 +15,9 @@ from resolver import __version__
 from resolver.faces.safe_text import terminal
 from resolver.faces.sarif import SCHEMA_URI
 from resolver.times import format_time
-from resolver.verdicts.audit import VERDICTS, AuditClose, AuditResult
+from resolver.verdicts.audit import VERDICTS, AuditClose, AuditResult, CloseGate
 
-__all__ = ["render"]
+__all__ = ["render", "render_gate"]
 
 #: How a verdict reads.
 WORDS = {
@@ -208,3 +208,36 @@ def as_sarif(result: AuditResult) -> dict[str, Any]:
                                       "rules": rules}},
                   "results": results}],
     }  # fmt: skip
+
+
+#: A host shows at most this many characters of a refusal (issue 30: one line first).
+REFUSAL_LIMIT = 10_000
+_GATE_WORDS = {"complete": "supported", "incomplete": "REFUSED", "unknown": "UNKNOWN"}
+
+
+def render_gate(gate: CloseGate, form: str) -> str:
+    """The judgement of a close about to be made: one line first (what and why), then the key
+    reason; at most :data:`REFUSAL_LIMIT` characters. ``github`` prints an Actions annotation."""
+    title = f" ({gate.title})" if gate.title else ""
+    first = f"{_GATE_WORDS[gate.state]}: closing {gate.target}{title}: it is {gate.status}"
+    if form == "json":
+        document = {
+            "schema_version": 1, "kind": "audit", "close": gate.target, "title": gate.title,
+            "state": gate.state.upper(), "status": gate.status, "reason": gate.reason,
+            "exit": gate.exit_code,
+        }  # fmt: skip
+        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    if form == "github":
+        level = "notice" if gate.state == "complete" else "error"
+        message = f"{first}. {gate.reason}".replace("%", "%25").replace("\r", "%0D")
+        text = f"::{level} title=openloop audit --close {gate.target}::" + message.replace(
+            "\n", "%0A"
+        )
+        return _cut(text) + "\n"
+    return terminal(_cut(f"{first}\n  {gate.reason}")) + "\n"
+
+
+def _cut(text: str) -> str:
+    if len(text) <= REFUSAL_LIMIT:
+        return text
+    return text[: REFUSAL_LIMIT - 2] + " …"

@@ -16,15 +16,24 @@ results; who acts as an agent is the rules' ``acts_as``.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from resolver.engine.prepared import Prepared, Standpoint
 from resolver.engine.query import Query
 from resolver.faces.explanation_text import line
-from resolver.verdicts.explanation import key_reason_of
+from resolver.language.model import Project
+from resolver.verdicts.explanation import item_number, key_reason_of
 from resolver.verdicts.resolution import Resolution, resolve
 
-__all__ = ["AuditClose", "AuditResult", "PendingFinding", "audit"]
+__all__ = [
+    "AuditClose",
+    "AuditResult",
+    "CloseGate",
+    "PendingFinding",
+    "audit",
+    "closes_as_claims",
+    "judge_close",
+]
 
 #: The verdicts of a close, in the order a summary lists them.
 VERDICTS = ("complete_when_closed", "landed_later", "never_supported", "unknown")
@@ -33,6 +42,8 @@ UNSUPPORTED = ("landed_later", "never_supported")
 _CLAIM_KINDS = ("claims_complete", "reports_pending")
 #: The kind of event that opens a tracker's item (ingest github, beads, taskmaster, backlog).
 TRACKER_OPENING = "issue"
+#: The kind of a tracker's close that ``ingest github`` writes with ``completes``.
+TRACKER_CLOSE = "issue_closed"
 
 
 @dataclass(frozen=True)
@@ -165,6 +176,60 @@ def audit(prepared: Prepared, now: Standpoint, since: int | None = None) -> Audi
                            _reason(prepared, resolution, target))
         )  # fmt: skip
     return result
+
+
+@dataclass(frozen=True)
+class CloseGate:
+    """A close about to be made (the gate at a tracker's close): the item's state now."""
+
+    target: str
+    title: str | None
+    state: str  # complete | unknown | incomplete (audit_now_state)
+    status: str  # the expectation's or task's status word now
+    reason: str
+
+    @property
+    def exit_code(self) -> int:
+        """0 complete, 1 not complete, 3 UNKNOWN: the exits of ``openloop check``."""
+        return {"complete": 0, "incomplete": 1, "unknown": 3}[self.state]
+
+
+def judge_close(prepared: Prepared, now: Standpoint, ident: str) -> CloseGate:
+    """Would a close of ``ident`` (expectation or task) made at ``now`` be supported?"""
+    number = item_number(prepared, ident)  # an unknown id is an input error
+    resolution = resolve(
+        prepared, now, Query(every_reason=False, extra=f"audit_now.\naudit_gate({number}).\n")
+    )
+    (state,) = [str(s) for y, s in resolution.atoms.get("audit_now_state") if y == number]
+    verdict = resolution.expectation(ident)
+    task = resolution.task(ident)
+    status = verdict.status if verdict is not None else task.status if task is not None else "?"
+    reason = _reason(prepared, resolution, ident)
+    return CloseGate(ident, _title(prepared, ident), state, status, reason)
+
+
+def closes_as_claims(project: Project) -> Project:
+    """The project with each tracker close that completes an item read as the closer's claim.
+
+    ``ingest github`` writes a closed issue as ``issue-N-closed`` (kind ``issue_closed``)
+    carrying ``completes``, which the rules grade as explicit evidence: the close would support
+    itself. The audit (and the gate at a close) asks what supports a close besides the close,
+    so it reads those markers as ``claims_complete`` (issue 30: a close is a claim by the
+    closer, never evidence by itself); the rules then judge them like every other claim.
+    Nothing else changes: a ``cancels`` or ``supersedes`` close keeps its meaning.
+    """
+    if not any(e.kind == TRACKER_CLOSE for e in project.events):
+        return project
+    events = []
+    for event in project.events:
+        if event.kind == TRACKER_CLOSE and any(m.kind == "completes" for m in event.markers):
+            markers = tuple(
+                replace(m, kind="claims_complete") if m.kind == "completes" else m
+                for m in event.markers
+            )
+            event = replace(event, markers=markers)
+        events.append(event)
+    return replace(project, events=events)
 
 
 def _tracker_items(prepared: Prepared) -> set[int]:

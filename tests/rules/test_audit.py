@@ -94,3 +94,14 @@ def test_false_pending_reports_and_items_still_open_on_the_tracker() -> None:
     assert not standpoint(never.replace("audit_item(10).", "")).named("audit_stale_open")
     unseen = closed.replace("evt(9,250,250,0)", "evt(9,250,2000,0)")
     assert standpoint(unseen).has("audit_stale_open(10)"), "a close not yet recorded"
+
+
+def test_a_close_about_to_be_made_reads_the_item_now() -> None:
+    a = standpoint(BASE + "audit_now. audit_gate(11). audit_gate(20).")
+    assert a.named("audit_now_state") == {
+        "audit_now_state(11,incomplete)",
+        "audit_now_state(20,incomplete)",
+    }
+    assert a.has("keyed(11)") and not a.named("audit_verdict")
+    assert standpoint(BASE + "audit_now. audit_gate(10).").shows("audit_now_state(10,complete)")
+    assert not standpoint(BASE + "audit_gate(10).").named("audit_now_state"), "only at now"
