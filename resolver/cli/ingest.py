@@ -35,8 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     git = sources.add_parser(
         "git",
         help="one event per commit reachable from REV",
-        description="One event per commit reachable from REV, oldest first: id commit-HASH12, "
-        "seq = topological position, at = author date, recorded = committer date (or the "
+        description="One event per commit reachable from REV, in the order REV's first-parent "
+        "line learned of them: id commit-HASH12, seq = position in that order, at = author "
+        "date, recorded = committer date (or the "
         "merge's, for a commit that reached REV through a merge), by = author e-mail after "
         ".mailmap, kind merge|revert|commit, files changed, trailers (Completes:, Cancels:, "
         "Supersedes:, Waives:, Reopens:, Claims-Complete:, Reports-Pending:) as markers and "
