@@ -106,3 +106,19 @@ def test_a_branch_merged_late_leaves_no_gap(git_repo, tmp_path: Path, capsys) ->
         assert main(["status", str(folder), "--at", standpoint, "--format", "json"]) == 0
         (verdict,) = json.loads(capsys.readouterr().out)["expectations"]
         assert (verdict["status"], verdict["confidence"]) == ("OPEN", "CORROBORATED_OPEN")
+
+
+def test_append_after_a_late_merge_equals_a_fresh_import(git_repo, tmp_path: Path) -> None:
+    git_repo.commit("m1", {"a.txt": "1\n"}, date=day(1))
+    git_repo.git("checkout", "-q", "-b", "feat")
+    git_repo.commit("f1", {"f.txt": "1\n"}, date=day(2))
+    git_repo.git("checkout", "-q", "main")
+    git_repo.commit("m2", {"a.txt": "2\n"}, date=day(3))
+    log = tmp_path / "log.jsonl"
+    assert main(["ingest", "git", str(git_repo.path), "--todos", "--append", str(log)]) == 0
+    git_repo.merge("feat", "Merge feat", day(4))
+    git_repo.commit("m3", {"a.txt": "3\n"}, date=day(5))
+    assert main(["ingest", "git", str(git_repo.path), "--todos", "--append", str(log)]) == 0
+    fresh = tmp_path / "fresh.jsonl"
+    assert main(["ingest", "git", str(git_repo.path), "--todos", "-o", str(fresh)]) == 0
+    assert log.read_bytes() == fresh.read_bytes()
