@@ -10,6 +10,7 @@ one long-lived Control degrade).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -159,6 +160,17 @@ def _solve(program_parts: Iterable[str], part: str) -> Atoms:
     return Atoms(shown[-1] if shown else "", rules)
 
 
+def _digest(parts: Iterable[str]) -> str:
+    """SHA-256 of a program's fact texts: what a stored prepare answer must have been read
+    from (a stored answer is used for exactly the facts it was derived from, whatever code
+    path built them)."""
+    digest = hashlib.sha256()
+    for text in parts:
+        digest.update(text.encode("ascii", errors="backslashreplace"))
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
 @dataclass(frozen=True)
 class Standpoint:
     """``(at T, known K)`` in Unix seconds; ``known`` None means ``known latest``."""
@@ -219,21 +231,25 @@ class Prepared:
         project: Project,
         reduce: bool = True,
         block_size: int | None = None,
-        stored: tuple[str, int] | None = None,
-        on_solved: Callable[[str, int], None] | None = None,
+        stored: tuple[str, int, str] | None = None,
+        on_solved: Callable[[str, int, str], None] | None = None,
     ) -> None:
-        """``stored``: the prepare part's shown atoms and ground-rule count for exactly these
-        facts, kept by :mod:`resolver.store` (the prepare solve is then skipped);
-        ``on_solved`` is handed them when they are solved here."""
+        """``stored``: the prepare part's shown atoms, ground-rule count and the digest of the
+        facts they were derived from, kept by :mod:`resolver.store`: used only when these facts
+        have that digest (then the prepare solve is skipped). ``on_solved`` is handed the same
+        three when the prepare part is solved here."""
         self.project = project
         self.facts: FactBase = build(project, reduce=reduce, block_size=block_size)
-        if stored is None:
-            parts = [self.facts.declarations, self.facts.links, self.facts.events]
+        parts = [self.facts.declarations, self.facts.links, self.facts.events]
+        digest = _digest(parts) if stored is not None or on_solved is not None else ""
+        #: True when the prepare atoms came from ``stored`` (the solve was skipped).
+        self.from_store = stored is not None and stored[2] == digest
+        if self.from_store:
+            solved = Atoms(stored[0], stored[1])
+        else:
             solved = _solve(parts, "prepare")
             if on_solved is not None:
-                on_solved(solved.text, solved.ground_rules)
-        else:
-            solved = Atoms(*stored)
+                on_solved(solved.text, solved.ground_rules, digest)
         #: Standpoints of a default family answered once per plateau (resolver/engine/
         #: plateau.py); None solves every standpoint afresh.
         self.memo: Memo | None = Memo()

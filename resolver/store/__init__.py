@@ -52,11 +52,10 @@ def load_prepared(
         return prepare_files(files, scope)  # the loader reports the unreadable file
     entry = Entry(entry_path(files, scope))
     stored = entry.prepared(before)
-    solved: list[tuple[str, int]] = []
-    if stored is not None:
-        prepared = prepare_files(files, scope, stored=stored)
-    else:
-        prepared = prepare_files(files, scope, on_solved=lambda *atoms: solved.append(atoms))
+    solved: list[tuple[str, int, str]] = []
+    prepared = prepare_files(
+        files, scope, stored=stored, on_solved=lambda *atoms: solved.append(atoms)
+    )
     # The files were read twice (digested, then loaded): the entry is used or written only when
     # both readings saw the same bytes, so a write racing with the load costs a solve, never
     # a stale answer.
@@ -65,7 +64,7 @@ def load_prepared(
     except OSError:
         unchanged = False
     if not unchanged:
-        if stored is not None:
+        if prepared.from_store:
             return prepare_files(files, scope)
         return prepared
     if solved:

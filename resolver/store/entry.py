@@ -1,11 +1,13 @@
 """One stored history on disk: a SQLite file that holds only data.
 
-What it holds: the prepare part's shown atoms (the work that dominates a first answer: 1.8 of
-2.4 CPU seconds on the Lark history), each answered standpoint's shown atoms by (family,
-plateau, query) (:mod:`resolver.engine.plateau`), and the stamps of the input files they were
-derived from (:mod:`resolver.store.keys`). Atoms are text of integers and constants, compressed;
-nothing in the file is ever executed or unpickled, so whoever can write the cache folder can at
-worst make openloop solve again.
+What it holds: the prepare part's shown atoms (the work that dominates a first answer) with the
+digest of the facts they were derived from, each answered standpoint's shown atoms by (family,
+plateau, query) (:mod:`resolver.engine.plateau`), and the stamps of the input files
+(:mod:`resolver.store.keys`). The stored atoms serve only facts with that digest, whatever code
+path built them (a scope, another version of the fact writer). Atoms are text of integers and
+constants, compressed; nothing in the file is ever executed or unpickled, so whoever can write
+the cache folder can at worst make openloop solve again, or (writing well-formed atoms under
+a matching digest on purpose) answer wrongly, as editing the log itself could.
 
 Reading is defensive: a missing, torn, foreign or tampered entry (another format, another key,
 a digest that does not match its text, a character no atom has) is a miss, never an error and
@@ -39,7 +41,8 @@ CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files (position INTEGER PRIMARY KEY, path TEXT NOT NULL, size INTEGER NOT NULL,
                     digest TEXT NOT NULL);
 CREATE TABLE prepared (id INTEGER PRIMARY KEY CHECK (id = 1), atoms BLOB NOT NULL,
-                       digest TEXT NOT NULL, ground_rules INTEGER NOT NULL);
+                       digest TEXT NOT NULL, ground_rules INTEGER NOT NULL,
+                       facts TEXT NOT NULL);
 CREATE TABLE answers (family TEXT NOT NULL, plateau INTEGER NOT NULL, query TEXT NOT NULL,
                       atoms BLOB NOT NULL, digest TEXT NOT NULL, ground_rules INTEGER NOT NULL,
                       PRIMARY KEY (family, plateau, query));
@@ -76,25 +79,28 @@ class Entry:
         uri = f"file:{self.path}?mode=rw"
         return sqlite3.connect(uri, uri=True, timeout=_BUSY, isolation_level=None)
 
-    def prepared(self, stamp: Stamp) -> tuple[str, int] | None:
-        """The stored prepare atoms and ground-rule count for ``stamp``, if current."""
+    def prepared(self, stamp: Stamp) -> tuple[str, int, str] | None:
+        """The stored prepare atoms, ground-rule count and facts digest for ``stamp``, if
+        current (:class:`~resolver.engine.prepared.Prepared` checks the digest)."""
         try:
             with contextlib.closing(self._connect()) as db:
                 meta = dict(db.execute("SELECT name, value FROM meta").fetchall())
                 if meta.get("format") != str(FORMAT) or meta.get("key") != stamp.key:
                     return None
-                row = db.execute("SELECT atoms, digest, ground_rules FROM prepared").fetchone()
+                row = db.execute(
+                    "SELECT atoms, digest, ground_rules, facts FROM prepared"
+                ).fetchone()
         except (sqlite3.Error, ValueError):
             return None
-        if row is None or not isinstance(row[2], int):
+        if row is None or not isinstance(row[2], int) or not isinstance(row[3], str):
             return None
         text = _unpack(row[0], row[1])
         if text is None:
             return None
         self.key = stamp.key
-        return text, row[2]
+        return text, row[2], row[3]
 
-    def write(self, stamp: Stamp, text: str, ground_rules: int) -> None:
+    def write(self, stamp: Stamp, text: str, ground_rules: int, facts: str) -> None:
         """Replace the entry with a new prepared history (written whole, then renamed)."""
         blob, digest = _pack(text)
         try:
@@ -114,7 +120,10 @@ class Entry:
                     "INSERT INTO files VALUES (?, ?, ?, ?)",
                     [(n, f.path, f.size, f.digest) for n, f in enumerate(stamp.files)],
                 )
-                db.execute("INSERT INTO prepared VALUES (1, ?, ?, ?)", (blob, digest, ground_rules))
+                db.execute(
+                    "INSERT INTO prepared VALUES (1, ?, ?, ?, ?)",
+                    (blob, digest, ground_rules, facts),
+                )
                 db.execute("COMMIT")
             os.replace(temporary, self.path)
             self.key = stamp.key

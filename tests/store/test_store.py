@@ -238,3 +238,19 @@ def test_after_any_appends_the_store_answers_as_a_fresh_build(
 
 def test_histories_start_where_the_generators_do():
     assert parse_time(format_time(START)) == START
+
+
+def test_stored_atoms_serve_only_the_facts_they_were_derived_from(tmp_path, monkeypatch):
+    """Same files and key, other facts (here: a scope that another code path draws wider):
+    the stored prepare atoms are not used, the answer is the fresh one."""
+    from resolver import api
+
+    folder = fixed(tmp_path)
+    point = POINT
+    narrow = store.load_prepared([folder], scope="x0")
+    assert {x.id for x in narrow.project.expectations} == {"x0"}
+    monkeypatch.setattr(api, "scoped", lambda project, item: project)
+    wide = store.load_prepared([folder], scope="x0")
+    assert not wide.from_store
+    expected = fresh_json(folder, point)
+    assert json_format.render(resolve(wide, point), wide.project, "all") == expected
