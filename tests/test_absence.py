@@ -131,11 +131,12 @@ def test_through_is_the_latest_visible_at():
 def test_candidates_counts_visible_candidates_per_channel():
     """candidates(X, C, N): touching work events after the opening, visible, per channel."""
     extra = (
-        commit("c0", "2024-07-10", 'text "backup cleanup"')  # before the opening
-        + commit("c1", "2024-08-01", 'text "backup cleanup"')  # weak link: a candidate
+        commit("c0", "2024-07-10", 'text "backup cleanup moved"')  # before the opening
+        + commit("c1", "2024-08-01", 'text "backup cleanup moved"')  # a link: a candidate
         + commit("c2", "2024-08-02", 'set backup.backend = "MySQL"')  # touches the key
         + commit("c3", "2024-08-03", 'text "tune the pool"')  # touches nothing
-        + commit("c4", "2024-08-04", 'text "backup rotation"', "recorded 2024-09-10")
+        + commit("c5", "2024-08-03", 'text "backup rotation"')  # one shared word: no link
+        + commit("c4", "2024-08-04", 'text "backup rotation moved"', "recorded 2024-09-10")
     )
     v = status_of(extra)
     assert v.channels["commits"].candidates == 2

@@ -35,7 +35,7 @@ def key_reason(prepared: Prepared, resolution: Resolution, ident: str) -> str:
 
 BASE = """
 expectation x {
-  title "Move backups to PostgreSQL"
+  title "Move the nightly backups to PostgreSQL"
   opened_by open-1
   want backup.backend = "PostgreSQL"
 }
@@ -77,8 +77,11 @@ REJECTIONS = [
         'event c { channel commits at 2024-07-01 set backup.backend = "PostgreSQL" }',
     ),
     ("wrong_value", 'event c { channel commits at 2024-08-01 set backup.backend = "MySQL" }'),
-    ("value_not_named", 'event c { channel commits at 2024-08-01 text "Move the backups" }'),
-    ("no_done_cue", 'event c { channel commits at 2024-08-01 text "backups are slow" }'),
+    (
+        "value_not_named",
+        'event c { channel commits at 2024-08-01 text "Move the nightly backups" }',
+    ),
+    ("no_done_cue", 'event c { channel commits at 2024-08-01 text "backups are slow to move" }'),
     ("no_link", 'event c { channel commits at 2024-08-01 text "see x" }'),
     ("claim_only", "event c { channel commits at 2024-08-01 claims_complete x }"),
     (
@@ -295,8 +298,8 @@ def test_precondition_unmet_names_what_was_open():  # unmet_by
 
 def test_why_not_satisfied_names_missing_state_and_nearest():  # why_not, nearest
     node = tree(
-        'event a { channel commits at 2024-08-01 text "backups are slow" }\n'
-        'event b { channel commits at 2024-08-02 text "backup cleanup" }\n'
+        'event a { channel commits at 2024-08-01 text "backups are slow to move" }\n'
+        'event b { channel commits at 2024-08-02 text "backup cleanup moved" }\n'
         'event c { channel commits at 2024-09-10 set backup.backend = "PostgreSQL" }',
         why_not="satisfied",
     )
@@ -311,7 +314,7 @@ def test_why_not_satisfied_names_missing_state_and_nearest():  # why_not, neares
 def test_nearest_prefers_candidates_bearing_on_the_status():  # bears/3
     node = tree(
         "event a { channel commits at 2024-08-01 by bot cancels x }\n"
-        'event b { channel commits at 2024-08-02 text "backups are slow" }',
+        'event b { channel commits at 2024-08-02 text "backups are slow to move" }',
         why_not="cancelled",
     )
     nearest = [n for n in kinds(node, "nearest")]
@@ -347,7 +350,7 @@ def test_why_not_other_statuses(status, code):
 
 
 def test_key_reason_lines():  # key_reason/3
-    history = prepare_text(BASE + 'event a { channel commits at 2024-08-01 text "backups" }')
+    history = prepare_text(BASE + 'event a { channel commits at 2024-08-01 text "backups moved" }')
     resolution = api.status(history, at="2024-09-01")
     assert key_reason(history, resolution, "x").startswith(
         "no closing evidence; nearest candidate a: rejected [no_done_cue]"
@@ -445,7 +448,7 @@ def test_explain_all_explains_every_item_in_one_solve():  # explained via explai
 
 def test_winners_are_never_nearest():  # took_effect/2 (closes)
     node = tree(
-        'event a { channel commits at 2024-08-01 text "backups are slow" }\n'
+        'event a { channel commits at 2024-08-01 text "backups are slow to move" }\n'
         'event b { channel commits at 2024-08-05 set backup.backend = "PostgreSQL" }',
         why_not="cancelled",
     )
@@ -455,7 +458,7 @@ def test_winners_are_never_nearest():  # took_effect/2 (closes)
 def test_reopeners_are_never_nearest():  # took_effect/2 (reopenings)
     node = tree(
         'event a { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }\n'
-        'event b { channel commits at 2024-08-02 text "backups are slow" }\n'
+        'event b { channel commits at 2024-08-02 text "backups are slow to move" }\n'
         'event c { channel commits at 2024-08-05 set backup.backend = "MySQL" }',
         why_not="satisfied",
     )
@@ -512,7 +515,7 @@ def test_precondition_unmet_by_a_task_obligation():  # unmet_by(X, Y, Z) via tas
             'event a { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" '
             "outcome unknown }",
         ),
-        ("rejection", 'event a { channel commits at 2024-08-01 text "backups are slow" }'),
+        ("rejection", 'event a { channel commits at 2024-08-01 text "backups are slow to move" }'),
     ],
 )
 def test_nearest_for_satisfied_skips_later_proposals(bearing, event):  # bears(_, _, satisfied)
@@ -526,7 +529,7 @@ def test_nearest_for_cancelled_is_a_cancel_that_came_too_late():  # bears(X, E, 
     node = tree(
         'event s { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }\n'
         "event c { channel commits at 2024-08-02 by alice cancels x }\n"
-        'event r { channel commits at 2024-08-05 text "backups are slow" }',
+        'event r { channel commits at 2024-08-05 text "backups are slow to move" }',
         why_not="cancelled",
     )
     assert kinds(node, "nearest")[0].event == "c"
@@ -534,8 +537,8 @@ def test_nearest_for_cancelled_is_a_cancel_that_came_too_late():  # bears(X, E, 
 
 def test_nearest_falls_back_to_the_latest_miss():  # pool/3 when nothing bears on S
     node = tree(
-        'event a { channel commits at 2024-08-01 text "backups are slow" }\n'
-        'event b { channel commits at 2024-08-02 text "backups still slow" }',
+        'event a { channel commits at 2024-08-01 text "backups are slow to move" }\n'
+        'event b { channel commits at 2024-08-02 text "backups still slow to move" }',
         why_not="waived",
     )
     assert kinds(node, "nearest")[0].event == "b"
@@ -585,7 +588,7 @@ def test_nearest_for_superseded_is_another_state():  # bears(X, E, superseded) v
     base = BASE.replace("want", 'superseded_when store.kind = "cloud" want')
     node = tree(
         'event a { channel commits at 2024-08-01 set store.kind = "disk" }\n'
-        'event b { channel commits at 2024-08-05 text "backups are slow" }',
+        'event b { channel commits at 2024-08-05 text "backups are slow to move" }',
         base=base,
         why_not="superseded",
     )
@@ -596,7 +599,7 @@ def test_nearest_for_open_is_a_reopening_that_took_no_effect():  # bears(X, E, o
     node = tree(
         "event a { channel commits at 2024-08-01 by alice cancels x }\n"
         'event c { channel commits at 2024-08-03 set backup.backend = "MySQL" }\n'
-        'event b { channel commits at 2024-08-05 text "backups are slow" }',
+        'event b { channel commits at 2024-08-05 text "backups are slow to move" }',
         why_not="open",
     )
     assert kinds(node, "nearest")[0].event == "c"
@@ -653,7 +656,7 @@ def test_authority_behind_completes(channel, basis):  # explain_authority(_, _, 
 def test_key_reason_after_a_reopening_names_it():  # key_reason(X, reopened, E)
     history = prepare_text(
         BASE + 'event a { channel commits at 2024-08-01 set backup.backend = "PostgreSQL" }\n'
-        'event n { channel commits at 2024-08-02 text "backups are slow" }\n'
+        'event n { channel commits at 2024-08-02 text "backups are slow to move" }\n'
         'event c { channel commits at 2024-08-03 set backup.backend = "MySQL" }'
     )
     line = key_reason(history, api.status(history, at="2024-09-01"), "x")

@@ -26,7 +26,7 @@ expectation x {
   want backup.backend = "PostgreSQL"
 }
 event open-1 { channel sessions at 2024-07-17T09:00 text "backups still on sqlite" }
-event c1 { channel commits at 2024-07-18 by bob text "tidy the backup scripts" }
+event c1 { channel commits at 2024-07-18 by bob text "tidy the backup scripts we move" }
 event c2 { channel commits at 2024-07-19 by bob set backup.backend = "PostgreSQL" }
 """
 

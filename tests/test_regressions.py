@@ -112,4 +112,4 @@ def test_check_on_the_release_fixture_reports_the_owed_backups(release, monkeypa
         raise AssertionError("a key reason of a gate's item solved again")
 
     monkeypatch.setattr(type(release), "solve", no_more_solves)
-    assert "nearest candidate commit-116" in line(key_reason_of(release, resolution, "intent-401"))
+    assert "nearest candidate commit-115" in line(key_reason_of(release, resolution, "intent-401"))

@@ -155,7 +155,7 @@ def test_matches_phrase_is_a_strong_link():
 
 
 def test_textual_tier_needs_done_cue_and_verify():
-    ev = 'event c1 { channel commits at 2024-08-01 text "backups: done" }'
+    ev = 'event c1 { channel commits at 2024-08-01 text "backups moved: done" }'
     v = status_of(ev)
     assert v.status == "OPEN" and "claimed_unverified" in v.flags
     base = BASE.replace("want backup", "verify textual\n want backup")
@@ -163,10 +163,41 @@ def test_textual_tier_needs_done_cue_and_verify():
     assert (v.status, v.tier) == ("SATISFIED", "textual")
 
 
-def test_weak_link_without_done_cue_is_rejected():
-    v = status_of('event c1 { channel commits at 2024-08-01 text "backup cleanup" }')
+def test_one_shared_word_and_a_done_word_are_no_claim():
+    """SPEC 3, Candidates: one shared content word is chance, not a link: no candidate, no
+    `claimed_unverified`, nothing a textual tier could accept."""
+    ev = 'event c1 { channel commits at 2024-08-01 text "backups: done" }'
+    v = status_of(ev)
+    assert v.status == "OPEN" and "claimed_unverified" not in v.flags
+    assert not any(r.event == "c1" for r in v.reasons)
+    base = BASE.replace("want backup", "verify textual\n want backup")
+    assert status_of(ev, base=base).status == "OPEN"
+
+
+def test_linked_text_without_done_cue_is_rejected():
+    base = BASE.replace("Move backups to PostgreSQL", "Move nightly backups to PostgreSQL safely")
+    ev = 'event c1 { channel commits at 2024-08-01 text "backup cleanup moved" }'
+    v = status_of(ev, base=base)
     assert v.status == "OPEN"
     assert any(r.event == "c1" and r.detail == "no_done_cue" for r in v.reasons)
+
+
+def test_markers_outrank_text():
+    """SPEC 3: `Cancels: x` in a message that also states x's words and value cancels x; it
+    does not satisfy it by its text (nor claim it: no claimed_unverified)."""
+    ev = (
+        "event c1 { channel commits at 2024-08-01 by alice cancels x "
+        'text "Cancels: x. Backups moved to PostgreSQL, done" }'
+    )
+    v = status_of(ev)
+    assert (v.status, v.closed_by, v.tier) == ("CANCELLED", "c1", None)
+    # without authority the marker is a proposal, and the text still does not satisfy
+    v = status_of(ev.replace("by alice", "by dev"))
+    assert v.status == "OPEN" and "claimed_unverified" not in v.flags
+    assert [r.code for r in v.reasons if r.event == "c1"] == ["proposal"]
+    # a marker naming another item leaves the text its link
+    v = status_of(ev.replace("cancels x", "cancels y"))
+    assert (v.status, v.closed_by, v.tier) == ("SATISFIED", "c1", "semantic")
 
 
 def test_verify_state_rejects_explicit():

@@ -21,7 +21,7 @@ expectation x {
 task t { opened 2024-07-01 }
 expectation y { title "Tidy the docs" part_of t }
 event open-1 { channel sessions at 2024-07-17T09:00 text "backups still on sqlite" }
-event c1 { channel commits at 2024-08-01 text "backup cleanup" }
+event c1 { channel commits at 2024-08-01 text "backup cleanup moved" }
 event c2 { channel commits at 2024-08-10 recorded 2024-08-12 set backup.backend = "PostgreSQL" }
 event claim { channel sessions at 2024-08-05 by bot text "all done" claims_complete t }
 """
@@ -66,7 +66,7 @@ def test_wrong_assertion_fails_with_expected_actual_and_reason(tmp_path, capsys)
     assert "actual:   OPEN" in out
     # the reason is the rules' own: what is missing, and the nearest candidate
     assert 'sets backup.backend = "PostgreSQL"' in out
-    assert "nearest candidate: c1: rejected [no_done_cue]" in out
+    assert "nearest candidate: c1: rejected [value_not_named]" in out
     assert out.splitlines()[-1] == "0 passed, 1 failed (1 test block)"
 
 

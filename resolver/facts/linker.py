@@ -5,8 +5,12 @@ measurements to the rules as integer facts (see ``facts.py``):
 
 * ``overlap(X, E, Source, Shared, Total)``: ``Shared`` of the ``Total`` content words of the
   expectation's title (Source 1) or of its opening event's text (Source 2) occur in the event's
-  text. The rules call a link *strong* when ``Shared >= 2`` and ``2 * Shared > Total`` and *weak*
-  when ``Shared >= 1`` (SPEC §3, tier 3).
+  text. The rules call a text *linked* when ``Shared >= 2`` (or the id or a phrase is named)
+  and the link *strong* when also ``2 * Shared > Total`` (SPEC §3, Candidates and tier 3). One
+  shared word never links, so no overlap with ``Shared < 2`` is written, and an event whose
+  text shares fewer than two words with both sources and names neither the id nor a phrase is
+  no link at all (:data:`MIN_SHARED`): the facts, and the rules grounded over them, follow the
+  links that can decide something.
 * ``covered(X, E, InOpening, Own)``: ``InOpening`` of the ``Own`` distinct content words of the
   event's text occur in the opening event's text (written when there is an opening text). The
   rules call the text a *restatement* when ``InOpening = Own``: it links weakly at most.
@@ -23,8 +27,8 @@ first word of their alias line. A word found in the texts of more than ``COMMON_
 events (100) is not a linking word: it never counts as shared, but it still counts in the total
 of the title or opening text it belongs to. ``TextLinker(..., common=None)`` is the exact rule
 of SPEC §3 (every content word links); it is not the default because, measured, it makes every
-event sharing one frequent word a weak link and a candidate: quadratic on formulaic histories,
-and less accurate on a real one (``docs/performance.md``, "The text linker").
+event sharing frequent words a link and a candidate: quadratic on formulaic histories, and less
+accurate on a real one (``docs/performance.md``, "The text linker").
 
 Tokens are interned to integers and events indexed by token (posting lists, in event-id order).
 An expectation's overlaps are counted by walking the posting lists of its own linking words, so
@@ -185,6 +189,10 @@ class Link(NamedTuple):
 #: A word in the texts of more than this many events is not a linking word (the default cut-off).
 COMMON_WORD_EVENTS = 100
 
+#: Shared content words a text needs with a title or an opening text to link (SPEC §3): an
+#: overlap below it is never written (the rules ask ``S >= 2`` all the same).
+MIN_SHARED = 2
+
 
 def _contains(sequence: tuple | list, phrase: tuple) -> bool:
     width = len(phrase)
@@ -306,7 +314,9 @@ class TextLinker:
         return set(min((self._postings[t] for t in tokens), key=len))
 
     def links(self, expectation: Expectation, opening_text: str | None) -> Iterator[Link]:
-        """Every event whose text shares a content word, a phrase or the id with the expectation."""
+        """Every event whose text links to the expectation: it shares at least
+        :data:`MIN_SHARED` content words with the title or the opening text, or holds a
+        phrase or the id. An overlap below :data:`MIN_SHARED` is left out of the link."""
         vocab = self.vocabulary
         title_all = vocab.token_set(expectation.title)
         opening_all = vocab.token_set(opening_text)
@@ -325,7 +335,9 @@ class TextLinker:
         value_holders = self._holders(value_ids)
         id_words = tuple(words(expectation.id))
         id_holders = self._id_holders(id_words)
-        seen = set(title_count) | set(opening_count) | phrase_holders | id_holders
+        seen = {n for n, c in title_count.items() if c >= MIN_SHARED}
+        seen.update(n for n, c in opening_count.items() if c >= MIN_SHARED)
+        seen |= phrase_holders | id_holders
         opener = expectation.opened_by
         for number in sorted(seen):
             event_id = self._ids[number]
@@ -334,6 +346,10 @@ class TextLinker:
             tokens = self._tokens[number]
             title_shared = title_count.get(number, 0)
             opening_shared = opening_count.get(number, 0)
+            if title_shared < MIN_SHARED:
+                title_shared = 0
+            if opening_shared < MIN_SHARED:
+                opening_shared = 0
             phrase_hit = number in phrase_holders and any(_contains(tokens, p) for p in phrases)
             names_id = number in id_holders and _contains(words(self._texts[number]), id_words)
             if not (title_shared or opening_shared or phrase_hit or names_id):

@@ -12,13 +12,13 @@ BASE = (
 
 def test_verdict_events_reach_every_standpoint_the_rest_only_for_reasons() -> None:
     a = prepare(
-        BASE + "event(6,1,200,201,1). sets(6,30,31). event(7,1,210,210,1). overlap(10,7,1,1,4). "
+        BASE + "event(6,1,200,201,1). sets(6,30,31). event(7,1,210,210,1). overlap(10,7,1,2,5). "
         "event(8,1,220,220,1). marker(8,claims_complete,10). event(9,1,230,230,1). "
         "event(11,1,240,240,1). marker(11,reports_pending,10). "
         "event(12,1,250,250,1). marker(12,reopens,10). event(13,1,260,260,0). "
         "marker(13,cancels,10). "
         "principal(10,1). event(14,1,270,270,0). sets(14,30,31). outcome(14,unknown). "
-        "event(15,1,280,280,0). overlap(10,15,1,1,4). done_cue(15). "
+        "event(15,1,280,280,0). overlap(10,15,1,2,5). done_cue(15). "
         "expectation(16). before(16,17). event(17,1,290,290,0). opened_time(16,1)."
     )
     for e in (5, 6, 8, 11, 12, 13, 14, 15, 17):
@@ -66,14 +66,14 @@ def test_a_claim_about_a_task_reaches_every_standpoint() -> None:
 def test_plain_rejections_are_cut_into_chains_by_role() -> None:
     a = prepare(
         BASE + "superseded_when(10,40,41). "
-        "event(20,1,200,200,1). overlap(10,20,1,1,4). "
+        "event(20,1,200,200,1). overlap(10,20,1,2,5). "
         "event(21,1,210,210,1). sets(21,40,42). "
-        "event(22,2,220,220,1). overlap(10,22,1,1,4). "
-        "event(23,1,50,50,1). overlap(10,23,1,1,4). "
-        "event(15,1,280,280,0). overlap(10,15,1,1,4). done_cue(15). "
+        "event(22,2,220,220,1). overlap(10,22,1,2,5). "
+        "event(23,1,50,50,1). overlap(10,23,1,2,5). "
+        "event(15,1,280,280,0). overlap(10,15,1,2,5). done_cue(15). "
         "event(24,1,240,240,1). sets(24,30,32). "
         "event(14,1,270,270,0). sets(14,30,31). outcome(14,unknown). "
-        "event(16,1,290,290,0). overlap(10,16,1,1,4). done_cue(16). outcome(16,unknown). "
+        "event(16,1,290,290,0). overlap(10,16,1,2,5). done_cue(16). outcome(16,unknown). "
         "event(17,1,300,300,0). marker(17,cancels,10). outcome(17,failed). "
     )
     chains = {s for s in a.shown if s.startswith("for_blocks(")}

@@ -82,22 +82,41 @@ def test_merges_and_restatements_never_link_strongly() -> None:
     assert a.has("strong(10,8)")
 
 
-def test_textual_a_done_claim_weakly_linked_or_naming_the_id() -> None:
+def test_textual_a_done_claim_in_a_linked_text_or_naming_the_id() -> None:
     a = prepare(
         BASE
         + _event(6)
-        + "overlap(10,6,1,1,5). done_cue(6). "
+        + "overlap(10,6,1,2,5). done_cue(6). "
         + _event(7)
         + "names_id(10,7). done_cue(7). "
         + _event(8)
-        + "overlap(10,8,1,1,5)."
+        + "overlap(10,8,1,2,5)."
     )
     assert a.has("reaches(10,6,textual)") and a.has("reaches(10,7,textual)")
     assert not a.has("reaches(10,8,textual)") and a.has("rejection(10,8,no_done_cue)")
 
 
+def test_a_done_claim_sharing_one_word_reaches_no_tier() -> None:
+    """SPEC 3: the done-style claim needs a text that links (two shared words, the id or a
+    phrase): one shared word and a done word are no claim about it."""
+    a = prepare(BASE + _event(6) + "overlap(10,6,1,1,5). overlap(10,6,2,1,3). done_cue(6).")
+    assert a.named("reaches") == set() and not a.has("below_verify(10,6,textual)")
+
+
+def test_a_marked_event_reaches_no_tier_by_its_text() -> None:
+    """Markers outrank text: `Cancels: X` in a text that names X's words and value cancels
+    (transitions.lp), it does not also satisfy by text."""
+    a = prepare(
+        BASE + _event(6) + "marker(6,cancels,10). overlap(10,6,1,3,3). names_value(10,6). "
+        "done_cue(6). phrase_hit(10,6)."
+    )
+    assert a.named("reaches") == set() and not a.has("strong(10,6)")
+    assert a.has("close(10,6,cancelled,none,6)")
+    assert not any(atom.startswith("close(10,6,satisfied") for atom in a.named("close"))
+
+
 def test_verify_sets_the_weakest_tier_accepted_default_semantic() -> None:
-    text = _event(6) + "overlap(10,6,1,1,5). done_cue(6). " + _event(7) + "sets(7,30,31). "
+    text = _event(6) + "overlap(10,6,1,2,5). done_cue(6). " + _event(7) + "sets(7,30,31). "
     default = prepare(BASE + text)
     assert default.shows("verify_tier(10,semantic)")
     assert default.has("below_verify(10,6,textual)") and default.has("accepted(10,7,state)")

@@ -59,13 +59,13 @@ def test_every_other_candidate_is_rejected_with_its_most_specific_reason() -> No
     a = prepare(
         BASE
         + _event(6)
-        + "overlap(10,6,1,1,5). done_cue(6). "
+        + "overlap(10,6,1,2,5). done_cue(6). "
         + _event(7)
         + "sets(7,40,9). "
         + _event(8)
         + "overlap(10,8,1,2,3). "
         + _event(9)
-        + "overlap(10,9,1,1,3). "
+        + "overlap(10,9,1,2,5). "
         + _event(11)
         + "marker(11,claims_complete,10). "
         + _event(12)

@@ -96,7 +96,7 @@ def test_stricter_tier_closes_a_subset(project: Project, day: int) -> None:
 
 
 def test_the_previous_rules_really_were_looser() -> None:
-    """A one-word title shared by a merge: closed before, open now (the property can fail)."""
+    """A two-word title shared by a merge: closed before, open now (the property can fail)."""
     events = (
         Event("s1", "sessions", _START, _START, _HERE, seq=1, text="owed"),
         Event(
@@ -108,7 +108,7 @@ def test_the_previous_rules_really_were_looser() -> None:
             seq=1,
             by="bob",
             kind="merge",
-            text="lexer",
+            text="lexer callback",
         ),
     )
     channels = (
@@ -117,7 +117,7 @@ def test_the_previous_rules_really_were_looser() -> None:
     )
     project = Project(
         channels=channels,
-        expectations=(Expectation("x1", _HERE, title="lexer", opened_by="s1"),),
+        expectations=(Expectation("x1", _HERE, title="lexer callback", opened_by="s1"),),
         events=events,
     )
     at = _START + 2 * _DAY
