@@ -4,7 +4,8 @@ Meant to be put in front of an agent at session start or after its context was c
 urgency class of each owed expectation (overdue, ready, unknown, waiting, not opened) is derived
 by ``rules/query/ready.lp``; the key reason of each line by ``rules/query/explain.lp``; false
 completions and false pendings by ``rules/standpoint/tasks.lp``. This module orders lines by
-class, then bound, then id, and stops before the budget is spent.
+class, then bound, then id, and stops before the budget is spent. User text (titles, actors)
+is spelled with :func:`~resolver.faces.safe_text.visible`, so no title starts a line of its own.
 
 Tokens are counted approximately, as ``ceil(characters / 4)`` per line (with its newline): the
 usual rate for English text and identifiers under the byte-pair tokenizers language models
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 
 from resolver.engine.prepared import Prepared, Standpoint
 from resolver.faces import explanation_text
+from resolver.faces.safe_text import visible
 from resolver.times import format_time
 from resolver.verdicts.explanation import key_reason_of
 from resolver.verdicts.resolution import Resolution, resolve
@@ -59,9 +61,9 @@ def _entries(prepared: Prepared, resolution: Resolution) -> list[str]:
     for f in resolution.findings:
         if f.kind == "FALSE_COMPLETION":
             owed = ", ".join(f.outstanding) or "-"
-            lines.append(f"FALSE CLAIM {f.event} by {f.by or '?'}: {f.target} done; owed {owed}")
+            lines.append(f"FALSE CLAIM {f.event} by {_who(f.by)}: {f.target} done; owed {owed}")
         else:
-            lines.append(f"FALSE PENDING {f.event} by {f.by or '?'}: {f.target} was done")
+            lines.append(f"FALSE PENDING {f.event} by {_who(f.by)}: {f.target} was done")
     ranked = []
     for x, rank, word in resolution.atoms.get("urgency"):
         verdict = resolution.expectation(item(x))
@@ -72,13 +74,15 @@ def _entries(prepared: Prepared, resolution: Resolution) -> list[str]:
         assert verdict is not None
         head = f"{word.upper().replace('_', ' ')} {ident}"
         if verdict.title:
-            head += f' "{verdict.title}"'
+            head += f' "{visible(verdict.title)}"'
         if verdict.bound is not None:
             head += f" by {format_time(verdict.bound)}"
         if word == "waiting":
             head += f": waits on {', '.join(sorted(waiting.get(ident, [])))}"
         elif word != "not_opened":
-            head += f": {explanation_text.line(key_reason_of(prepared, resolution, ident))}"
+            head += (
+                f": {visible(explanation_text.line(key_reason_of(prepared, resolution, ident)))}"
+            )
         lines.append(head)
     return lines
 
@@ -94,7 +98,7 @@ def brief(prepared: Prepared, point: Standpoint, budget: int = DEFAULT_BUDGET) -
         f"{len(tasks)} task(s) not complete, {len(resolution.findings)} false claim(s)"
     ]
     for task in tasks:
-        title = f' "{task.title}"' if task.title else ""
+        title = f' "{visible(task.title)}"' if task.title else ""
         header.append(f"TASK {task.id}{title} {task.status}: {len(task.outstanding)} outstanding")
     if not owed and not resolution.findings:
         header.append("nothing is owed")
@@ -112,6 +116,10 @@ def brief(prepared: Prepared, point: Standpoint, budget: int = DEFAULT_BUDGET) -
         lines.append(line)
         used += cost
     return Brief(tuple(lines), 0, used, budget)
+
+
+def _who(actor: str | None) -> str:
+    return visible(actor) if actor else "?"
 
 
 def _omitted(count: int) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 
 from resolver.engine.prepared import Prepared, Standpoint
 from resolver.faces.json_format import standpoint_dict
+from resolver.faces.safe_text import terminal, visible
 from resolver.times import format_time
 from resolver.verdicts.resolution import ExpectationVerdict, Resolution, resolve
 
@@ -75,7 +76,8 @@ def to_dict(result: ReadyList) -> dict[str, Any]:
 
 
 def render_text(result: ReadyList) -> str:
-    """One line per ready obligation, earliest bound first."""
+    """One line per ready obligation, earliest bound first: terminal- and CI-log-safe (a title
+    is spelled on its line; the document leaves through :func:`terminal`)."""
     point = result.resolution.standpoint
     known = "latest" if point.known is None else format_time(point.known)
     lines = [f"openloop ready at {format_time(point.at)} (known {known})"]
@@ -86,10 +88,10 @@ def render_text(result: ReadyList) -> str:
     for v in result.ready:
         bound = f"bound {format_time(v.bound)}" if v.bound is not None else "no bound"
         flags = f"; {', '.join(v.flags)}" if v.flags else ""
-        title = f' "{v.title}"' if v.title else ""
-        lines.append(f"{v.id}{title} ({bound}{flags})")
+        title = f' "{visible(v.title)}"' if v.title else ""
+        lines.append(f"{visible(v.id)}{title} ({bound}{flags})")
     if result.waiting:
         lines.append(f"{len(result.waiting)} open obligation(s) wait on a precondition:")
         for x, ys in result.waiting.items():
             lines.append(f"    {x} waits on {', '.join(ys)}")
-    return "\n".join(lines) + "\n"
+    return terminal("\n".join(lines) + "\n")

@@ -1,17 +1,23 @@
 """``openloop check``: a gate for CI: is anything in scope still outstanding?
 
-Exit 0 when everything in scope is closed (an empty scope too), 1 when something is OPEN or
-NOT_OPENED, 3 when nothing is outstanding but something is UNKNOWN, 2 on bad input. The scope,
-what counts as outstanding and the result are derived by ``rules/query/gate.lp``; this command
-passes the scope as integer facts and prints one line per item that needs a person, with the key
-reason the rules give (``rules/query/explain.lp``). ``--format github`` and ``--format sarif``
-print the same items for CI (``resolver/faces/github.py``, ``resolver/faces/sarif.py``).
+Exit 0 when everything in scope is closed, 1 when something is OPEN or NOT_OPENED, 3 when
+nothing is outstanding but something is UNKNOWN, 2 on bad input. The scope, what counts as
+outstanding and the result are derived by ``rules/query/gate.lp``; this command passes the scope
+as integer facts and prints the result first, then one entry per item that needs a person (its
+title, bound and flags, and the key reason the rules give, ``rules/query/explain.lp``), earliest
+bound first, ids in natural order, as ``status`` lists them. ``--format github`` and ``--format
+sarif`` print the same items for CI (``resolver/faces/github.py``, ``resolver/faces/sarif.py``).
+
+An empty scope passes the rules' gate, but a gate that checked nothing is most often a mistake
+(a first run with no expectations declared, a misspelt ``--before``), so it exits 1 with a line
+that says so unless ``--allow-empty`` says the empty scope is meant (issue 27.4).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from resolver.cli.common import add_paths, add_standpoint, emit, prepare, standpoint
 from resolver.engine.prepared import Prepared, Standpoint
@@ -19,7 +25,8 @@ from resolver.engine.query import Gate, Query
 from resolver.errors import InputError
 from resolver.faces import github, sarif
 from resolver.faces.explanation_text import line
-from resolver.faces.safe_text import terminal
+from resolver.faces.safe_text import terminal, visible
+from resolver.faces.table import item_row, natural_key
 from resolver.testing.runner import standpoint_text
 from resolver.times import format_time
 from resolver.verdicts import ci_items
@@ -28,6 +35,8 @@ from resolver.verdicts.resolution import Resolution, resolve
 
 #: Exit code for each gate result.
 EXIT = {"pass": 0, "fail": 1, "unknown": 3}
+#: Exit code of an empty scope without ``--allow-empty``: as if something were outstanding.
+EMPTY_EXIT = 1
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -37,9 +46,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="gate: exit 1 if anything in scope is outstanding, 3 if only unknown",
         description="Check every expectation, a task's obligations (--task) or the "
         "expectations bounded by an event (--before) at one standpoint. Prints what "
-        "is outstanding (OPEN or NOT_OPENED) or UNKNOWN, each with its key reason. "
-        "Exit 0: all in scope closed (an empty scope too); 1: something outstanding; "
-        "3: nothing outstanding but something UNKNOWN; 2: bad input.",
+        "is outstanding (OPEN or NOT_OPENED) or UNKNOWN, each with its key reason, after a "
+        "summary line. Exit 0: all in scope closed; 1: something outstanding, or nothing in "
+        "scope at all (unless --allow-empty); 3: nothing outstanding but something UNKNOWN; "
+        "2: bad input.",
     )
     add_paths(parser)
     add_standpoint(parser)
@@ -55,6 +65,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="text (one line per item), json, github (Actions annotations at the declaration "
         "or claim line, and a Markdown summary appended to $GITHUB_STEP_SUMMARY when set) or "
         "sarif (SARIF 2.1.0 for code scanning)",
+    )
+    parser.add_argument(
+        "--allow-empty",
+        action="store_true",
+        help="pass (exit 0) when no expectation is in scope; without it an empty scope says "
+        "so and exits 1, since a gate that checked nothing proves nothing",
     )
     parser.set_defaults(func=run)
 
@@ -91,6 +107,13 @@ def run(args: argparse.Namespace) -> int:
     outstanding = sorted(item(x) for (x,) in atoms.get("gate_outstanding"))
     unknown = sorted(item(x) for (x,) in atoms.get("gate_unknown"))
     label = _scope_label(args, len(scope))
+    code = EXIT[result]
+    empty = None
+    if not scope and not args.allow_empty:
+        empty = "EMPTY: no expectations in scope, nothing was checked (--allow-empty passes it)"
+        if not args.task and not args.before:
+            empty += "; declare expectations, or let `openloop init` write a starter .ol"
+        code = EMPTY_EXIT
     if args.format in ("github", "sarif"):
         items = ci_items.collect(
             prepared, resolution, lambda ident: _key_reason(prepared, resolution, ident)
@@ -100,26 +123,37 @@ def run(args: argparse.Namespace) -> int:
         else:
             emit(github.render(items, label, result))
             github.append_summary(items, label, result)
-        return EXIT[result]
+        if empty:
+            print(terminal(f"openloop check: {empty}"), file=sys.stderr)
+        return code
     if args.format == "json":
-        emit(
-            json.dumps(
-                _as_json(prepared, resolution, result, label, scope, outstanding, unknown),
-                indent=2,
-                ensure_ascii=False,
-            )
-            + "\n"
-        )
-        return EXIT[result]
-    lines = [f"openloop check {standpoint_text(point)}: {label}"]
-    for ident in outstanding + unknown:
-        lines.append(_line(prepared, resolution, ident))
+        document = _as_json(prepared, resolution, result, label, scope, outstanding, unknown)
+        if empty:
+            document["exit"] = code
+        emit(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        return code
     closed = len(scope) - len(outstanding) - len(unknown)
-    lines.append(
-        f"{result.upper()}: {len(outstanding)} outstanding, {len(unknown)} unknown, {closed} closed"
-    )
+    lines = [
+        f"openloop check {standpoint_text(point)}: {label}",
+        empty
+        or f"{result.upper()}: {len(outstanding)} outstanding, {len(unknown)} unknown, "
+        f"{closed} closed",
+    ]
+    for ident in _by_bound(resolution, outstanding + unknown):
+        lines.append(_line(prepared, resolution, ident))
     emit(terminal("\n".join(lines) + "\n"))
-    return EXIT[result]
+    return code
+
+
+def _by_bound(resolution: Resolution, idents: list[str]) -> list[str]:
+    """Earliest bound first, unbounded last, then ids in natural order (as ``status``)."""
+
+    def key(ident: str) -> tuple:
+        verdict = resolution.expectation(ident)
+        bound = verdict.bound if verdict is not None else None
+        return (bound is None, bound or 0, natural_key(ident))
+
+    return sorted(idents, key=key)
 
 
 def check_document(
@@ -149,17 +183,16 @@ def _scope_label(args: argparse.Namespace, size: int) -> str:
 def _line(prepared: Prepared, resolution: Resolution, ident: str) -> str:
     verdict = resolution.expectation(ident)
     assert verdict is not None
-    head = f"{verdict.status:<10} {ident}"
-    if verdict.title:
-        head += f' "{verdict.title}"'
+    text = f'"{visible(verdict.title)}"' if verdict.title else ""
     notes = []
     if verdict.bound is not None:
         notes.append(f"bound {format_time(verdict.bound)}")
     if verdict.flags:
         notes.append("flags: " + ", ".join(verdict.flags))
     if notes:
-        head += f" ({'; '.join(notes)})"
-    return f"{head}\n    {_key_reason(prepared, resolution, ident)}"
+        text += f" ({'; '.join(notes)})" if text else f"({'; '.join(notes)})"
+    rows = item_row(verdict.status, visible(ident), text)
+    return "\n".join([*rows, f"    {visible(_key_reason(prepared, resolution, ident))}"])
 
 
 def _as_json(

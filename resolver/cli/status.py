@@ -38,7 +38,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="print every expectation's and task's status at a standpoint",
         description="Derive, at one standpoint (valid time --at, knowledge time --known), each "
         "expectation's status with its closing evidence, footprint and confidence, "
-        "and each task's completion.",
+        "and each task's completion. The table opens with one summary line, then the findings, "
+        "then the outstanding items (OPEN, UNKNOWN, NOT_OPENED, tasks not complete) by bound "
+        "and id, each with its title; closed items are counted unless --all lists them.",
     )
     add_paths(parser)
     add_standpoint(parser)
@@ -47,6 +49,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=("table", "json", "md"),
         default="table",
         help="output format (default: table)",
+    )
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        dest="every",
+        help="table and md: list closed items too (by default they are counted in the summary "
+        "line and only outstanding items are listed); json always lists every item",
     )
     add_reasons(parser)
     add_snapshot(parser)
@@ -67,8 +76,8 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         text = json_format.render(resolution, project, args.reasons)
     elif args.format == "md":
-        text = markdown.render(resolution)
+        text = markdown.render(resolution, every=args.every)
     else:
-        text = table.render(resolution)
+        text = table.render(resolution, every=args.every)
     emit(text, args.output)
     return 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from resolver.faces.safe_text import markdown, terminal
+from resolver.faces.safe_text import markdown, spelled
 from resolver.verdicts.ci_items import CiItem
 
 #: Annotations printed before the summary notice.
@@ -63,7 +63,8 @@ def render(items: list[CiItem], scope: str, result: str) -> str:
     if hidden > 0:
         text += f"; {hidden} more not annotated (openloop check --format sarif lists all)"
     lines.append(f"::notice title=openloop check::{_data(text)}")
-    return terminal("\n".join(lines) + "\n")
+    # Its lines are meant as workflow commands (their data escaped above): controls only.
+    return spelled("\n".join(lines) + "\n")
 
 
 def _cell(text: str) -> str:

@@ -1,4 +1,7 @@
-"""Markdown: the same verdicts for pull requests, issues and wikis.
+"""Markdown: the same verdicts for pull requests, issues and wikis, in the table's order.
+
+It opens as the table does (SPEC §4): the summary line, the findings, then the outstanding items
+(earliest bound first, then natural id order), closed ones only with ``--all``.
 
 Besides the verdict table, open and unknown verdicts get a footprint table (channel by channel:
 searched, through, candidates, gaps), because "not found" is only as good as the search behind
@@ -7,10 +10,20 @@ it and a reviewer should see that search without running the tool.
 
 from __future__ import annotations
 
-from resolver.faces.safe_text import markdown
-from resolver.faces.table import GAPS_SHOWN, search_note, snapshot_notes
+from collections.abc import Iterable
+
+from resolver.faces.safe_text import markdown, visible
+from resolver.faces.table import (
+    GAPS_SHOWN,
+    closed_items,
+    outstanding_items,
+    search_note,
+    snapshot_notes,
+    summary_line,
+    task_bound,
+)
 from resolver.times import format_time
-from resolver.verdicts.resolution import ExpectationVerdict, Resolution
+from resolver.verdicts.resolution import ExpectationVerdict, Resolution, TaskVerdict
 
 
 def _cell(text: str) -> str:
@@ -37,9 +50,9 @@ def _gaps(verdict: ExpectationVerdict, channel: str) -> str:
     return text
 
 
-def footprints(resolution: Resolution) -> list[str]:
+def footprints(verdicts: Iterable[ExpectationVerdict]) -> list[str]:
     """The footprint table of every open or unknown verdict (empty when there is none)."""
-    shown = [v for v in resolution.expectations if v.open_like and v.channels]
+    shown = [v for v in verdicts if v.open_like and v.channels]
     if not shown:
         return []
     out = [
@@ -57,7 +70,7 @@ def footprints(resolution: Resolution) -> list[str]:
             out.append(
                 "| "
                 + " | ".join(
-                    _cell(c)
+                    _cell(visible(c))
                     for c in (
                         v.id,
                         (v.confidence or "").lower(),
@@ -73,51 +86,80 @@ def footprints(resolution: Resolution) -> list[str]:
     return out
 
 
-def render(resolution: Resolution) -> str:
-    """A heading, a verdict table, the footprints, a task table and the findings."""
+def _row(resolution: Resolution, item: ExpectationVerdict | TaskVerdict) -> str:
+    """One table row: id, title, status, bound, what closed it, and the search behind it."""
+    if isinstance(item, TaskVerdict):
+        bound = task_bound(resolution, item)
+        owed = f"outstanding: {', '.join(item.outstanding)}" if item.outstanding else ""
+        cells = (item.id, item.title or "", item.status, _time(bound), "", "", "", owed, "")
+    else:
+        search = search_note(item) if item.status != "NOT_OPENED" else ""
+        cells = (
+            item.id,
+            item.title or "",
+            item.status,
+            _time(item.bound),
+            item.closed_by or "",
+            item.tier or "",
+            (item.confidence or "").lower(),
+            search,
+            ", ".join(item.flags),
+        )
+    return "| " + " | ".join(_cell(visible(c)) for c in cells) + " |"
+
+
+def _table(resolution: Resolution, items: list[ExpectationVerdict | TaskVerdict]) -> list[str]:
+    if not items:
+        return []
+    return [
+        "| id | title | status | bound | closed by | tier | confidence | search | flags |",
+        "|---|---|---|---|---|---|---|---|---|",
+        *(_row(resolution, item) for item in items),
+    ]
+
+
+def _time(value: int | None) -> str:
+    return "" if value is None else format_time(value)
+
+
+def render(resolution: Resolution, every: bool = False) -> str:
+    """The first screen as the table has it (summary, findings, outstanding items by bound and
+    natural id; closed ones only with ``every``), then footprints, policy instances, snapshot
+    notes of the items listed."""
     point = resolution.standpoint
     known = "latest" if point.known is None else format_time(point.known)
     out = [f"## openloop status at {format_time(point.at)} (known {known})", ""]
-    out.append("| expectation | status | closed by | tier | confidence | search | flags |")
-    out.append("|---|---|---|---|---|---|---|")
-    for v in resolution.expectations:
-        search = search_note(v) if v.status != "NOT_OPENED" else ""
-        out.append(
-            "| "
-            + " | ".join(
-                _cell(c)
-                for c in (
-                    v.id,
-                    v.status,
-                    v.closed_by or "",
-                    v.tier or "",
-                    (v.confidence or "").lower(),
-                    search,
-                    ", ".join(v.flags),
-                )
-            )
-            + " |"
-        )
-    out.extend(footprints(resolution))
-    made = [item for item in (*resolution.expectations, *resolution.tasks) if item.policy]
+    if not resolution.expectations and not resolution.tasks:
+        return markdown("\n".join([*out, "No expectations declared."]) + "\n")
+    out += [summary_line(resolution), ""]
+    if resolution.findings:
+        out += ["### Findings", ""]
+        for f in resolution.findings:
+            who = f" by {visible(f.by)}" if f.by else ""
+            tail = f"; outstanding: {', '.join(f.outstanding)}" if f.outstanding else ""
+            out.append(f"- **{f.kind}** `{f.event}`{who} on `{f.target}`{tail}")
+        out.append("")
+    owed = outstanding_items(resolution)
+    closed = closed_items(resolution)
+    listed = [*owed, *(closed if every else [])]
+    out += ["### Outstanding, earliest bound first" if owed else "### Nothing outstanding", ""]
+    out.extend(_table(resolution, owed))
+    if every and closed:
+        out += ["", "### Closed", ""]
+        out.extend(_table(resolution, closed))
+    if closed and not every:
+        out += ["", f"{len(closed):,} closed item(s) counted above; `--all` lists them."]
+    shown = [item for item in listed if isinstance(item, ExpectationVerdict)]
+    out.extend(footprints(shown))
+    made = [item for item in listed if item.policy]
     if made:
         out += ["", "### Policy instances", ""]
         out.extend(
             f"- `{_cell(item.id)}`: policy `{_cell(item.policy)}`, trigger `{_cell(item.trigger)}`"
             for item in made
         )
-    snapshot = [(v.id, note) for v in resolution.expectations for note in snapshot_notes(v)]
+    snapshot = [(v.id, note) for v in shown for note in snapshot_notes(v)]
     if snapshot:
         out += ["", "### Snapshot", ""]
         out.extend(f"- `{ident}`: {note}" for ident, note in snapshot)
-    if resolution.tasks:
-        out += ["", "| task | status | outstanding |", "|---|---|---|"]
-        for t in resolution.tasks:
-            out.append(f"| {_cell(t.id)} | {t.status} | {_cell(', '.join(t.outstanding))} |")
-    if resolution.findings:
-        out += ["", "### Findings", ""]
-        for f in resolution.findings:
-            who = f" by {f.by}" if f.by else ""
-            tail = f"; outstanding: {', '.join(f.outstanding)}" if f.outstanding else ""
-            out.append(f"- **{f.kind}** `{f.event}`{who} on `{f.target}`{tail}")
     return markdown("\n".join(out) + "\n")

@@ -107,7 +107,7 @@ def _evidence_cell(o: ObligationLine) -> str:
     if o.evidence is None:
         return ""
     e = o.evidence
-    who = f" by {e.by}" if e.by else ""
+    who = f" by {visible(e.by)}" if e.by else ""
     text = f': "{visible(e.text)}"' if e.text else ""
     return f"`{e.event}` ({e.channel}{who}){text}"
 
@@ -165,7 +165,7 @@ def render_markdown(receipt: Receipt) -> str:
     known = "latest" if receipt.known is None else format_time(receipt.known)
     out = [f"# Work receipt: {receipt.task}", ""]
     if receipt.title:
-        out += [receipt.title, ""]
+        out += [visible(receipt.title), ""]
     headline = f"**{receipt.status}** at {format_time(receipt.at)} (known {known})."
     if receipt.obligations:
         principals = ", ".join(receipt.principals) or "any actor who is not an agent"
@@ -189,7 +189,7 @@ def render_markdown(receipt: Receipt) -> str:
                 + " | ".join(
                     _cell(c)
                     for c in (
-                        f"`{o.id}`" + (f" {o.title}" if o.title else ""),
+                        f"`{o.id}`" + (f" {visible(o.title)}" if o.title else ""),
                         o.status,
                         _evidence_cell(o),
                         o.tier or "",
@@ -217,7 +217,7 @@ def render_markdown(receipt: Receipt) -> str:
     if not receipt.endings:
         out.append("None.")
     for e in receipt.endings:
-        who = e.by or "an unnamed actor"
+        who = visible(e.by) if e.by else "an unnamed actor"
         out.append(
             f"- `{e.event}` ({format_time(e.at)}): {who} {e.kind} `{e.obligation}`: "
             f"{_OUTCOME_WORDS[e.outcome]}"
@@ -226,7 +226,7 @@ def render_markdown(receipt: Receipt) -> str:
     if not receipt.findings:
         out.append("None: no claim about this task disagrees with its computed state.")
     for f in receipt.findings:
-        who = f" by {f.by}" if f.by else ""
+        who = f" by {visible(f.by)}" if f.by else ""
         when = f" ({format_time(f.at)})" if f.at is not None else ""
         line = f"- **{f.kind}** `{f.event}`{when}{who} about `{f.target}`"
         if f.outstanding:

@@ -10,7 +10,16 @@ rendered. Each output kind is made safe once, where its text leaves:
   for one user string inside a line.
 - :func:`terminal` does the same to a whole human-readable document, keeping its own newlines.
   Every C0 and C1 control, DEL, the Unicode line and paragraph separators and the bidirectional
-  overrides are shown, so what a terminal displays is what the text holds.
+  overrides are shown, so what a terminal displays is what the text holds. It is also safe in a
+  CI log: the GitHub Actions runner reads a line whose text, after leading white space, starts
+  with ``::`` as a workflow command (``::error``, ``::add-mask::``, ``::stop-commands::``), and
+  ``##[`` anywhere in a line as an older-style one; a title wrapped onto a new line could start
+  one. Such a line gets its first colon (or the bracket) spelled ``\\x3a`` (``\\x5b``), as a
+  control character is spelled, so the log shows the text and the runner runs nothing. Every
+  text face (the ``status`` table and Markdown, ``check``, ``brief``, ``ready``, ``receipt``,
+  ``lint``, error messages) leaves through it.
+- :func:`spelled` spells the control characters alone, for the one document whose lines are
+  meant to be workflow commands (``check --format github``, which escapes its data itself).
 - :func:`xml_document` replaces what XML 1.0 cannot hold by its visible spelling; it may be
   applied to a whole serialised document, since such a character is illegal anywhere in it.
 - :func:`markdown` makes a whole Markdown document hold no raw HTML (our Markdown uses none):
@@ -21,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["markdown", "terminal", "visible", "xml_document"]
+__all__ = ["markdown", "spelled", "terminal", "visible", "xml_document"]
 
 _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 # DEL, C1, ALM, LRM/RLM, line/paragraph separators, bidi embeddings/overrides/isolates.
@@ -31,6 +40,9 @@ _CONTROL_BUT_NEWLINE = re.compile(f"[\x00-\x09\x0b-\x1f{_OTHER_CONTROLS}]")
 # What XML 1.0 cannot hold: C0 but tab, newline and carriage return; surrogates; U+FFFE/U+FFFF.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+# A workflow command: ``::`` after leading white space (the runner trims it, Unicode white space
+# included); the older ``##[`` anywhere in a line is spelled by :func:`terminal` itself.
+_COMMAND_START = re.compile(r"^([^\S\n]*):(?=:)", re.MULTILINE)
 _HTML_SPECIAL = re.compile("[&<>]")
 
 
@@ -47,9 +59,18 @@ def visible(text: str) -> str:
     return _ANY_CONTROL.sub(_spell, text)
 
 
-def terminal(document: str) -> str:
-    """A human-readable document with every control character but its newlines spelled out."""
+def spelled(document: str) -> str:
+    """A document with every control character but its newlines spelled out (and nothing else
+    changed: its workflow commands stay commands)."""
     return _CONTROL_BUT_NEWLINE.sub(_spell, document)
+
+
+def terminal(document: str) -> str:
+    """A human-readable document with every control character but its newlines spelled out and
+    no line a CI runner would read as a workflow command."""
+    text = spelled(document)
+    text = _COMMAND_START.sub(lambda m: m.group(1) + "\\x3a", text)
+    return text.replace("##[", "##\\x5b")
 
 
 def xml_document(document: str) -> str:

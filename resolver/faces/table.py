@@ -1,13 +1,38 @@
-"""The terminal table: what a person reads first, kept within 80 columns."""
+"""The terminal table: what a person reads first on a real history (SPEC §4).
+
+The first screen answers "what is still owed?" before anything else: one summary line (how
+many items in each status, how many outstanding), the findings, then the outstanding items,
+one row each (status, id, title, bound), earliest bound first, then ids in natural order
+(``issue-9`` before ``issue-10``). Closed items are counted in the summary and listed only with
+``--all``. The evidence behind each listed item (its search footprint, closing event, policy
+and flags) follows in a details section, so the first screen stays short however long the
+history is: on a repository of a few thousand commits it is the summary and the debt, not a
+thousand closed items.
+
+Nothing here decides a status: which statuses are outstanding is the rules' class
+``unsettled_status`` (``rules/vocabulary.lp``, mirrored in :mod:`resolver.vocabulary`); the
+order is presentation. An id is never broken or cut (it must be copied whole into ``explain``);
+a row is wider than 80 columns only when the id itself leaves no room for the title beside it.
+"""
 
 from __future__ import annotations
 
+import re
 import textwrap
+from collections import Counter
+from collections.abc import Iterable
 
-from resolver.faces.safe_text import terminal
+from resolver.faces.safe_text import terminal, visible
 from resolver.faces.words import show_value
 from resolver.times import format_time
-from resolver.verdicts.resolution import ChannelFootprint, ExpectationVerdict, Resolution
+from resolver.verdicts.resolution import (
+    ChannelFootprint,
+    ExpectationVerdict,
+    Finding,
+    Resolution,
+    TaskVerdict,
+)
+from resolver.vocabulary import CLOSED_STATUSES, STATUSES, TASK_STATUSES, UNSETTLED_STATUSES
 
 WIDTH = 80
 #: A footprint lists a channel's gaps one by one up to this many, else counts them.
@@ -138,7 +163,7 @@ def _footprint_block(verdict: ExpectationVerdict) -> list[str]:
     return lines
 
 
-def _made_by(verdict: ExpectationVerdict) -> list[str]:
+def _made_by(verdict: ExpectationVerdict | TaskVerdict) -> list[str]:
     """``from policy P, trigger E`` under a policy instance (SPEC 5.2)."""
     if verdict.policy is None:
         return []
@@ -151,67 +176,228 @@ def _evidence(verdict: ExpectationVerdict) -> str:
     return f"{verdict.closed_by} ({verdict.tier})" if verdict.tier else verdict.closed_by
 
 
-def rows(header: tuple[str, ...], body: list[tuple[str, ...]], widths: tuple[int, ...]) -> str:
-    """Fixed-width columns; the last column wraps under itself."""
-    lead = sum(widths) + len(widths)
-    last = max(WIDTH - lead, 20)
-    lines = []
-    for row in [header, *body]:
-        cells = [c if len(c) <= w else c[: w - 1] + "…" for c, w in zip(row, widths, strict=False)]
-        prefix = " ".join(c.ljust(w) for c, w in zip(cells, widths, strict=False)) + " "
-        wrapped = textwrap.wrap(row[-1], last) or [""]
-        lines.append((prefix + wrapped[0]).rstrip())
-        lines.extend((" " * lead + more).rstrip() for more in wrapped[1:])
-    return "\n".join(lines)
+# --- which items, in which order ---------------------------------------------------------------
+
+#: Outstanding expectation statuses: the rules' ``unsettled_status`` class (OPEN, UNKNOWN,
+#: NOT_OPENED), upper case as output prints them.
+OUTSTANDING = frozenset(word.upper() for word in UNSETTLED_STATUSES)
+#: A task is outstanding until it is COMPLETE: INCOMPLETE, or UNKNOWN (an obligation's verdict
+#: is unknown), just as an UNKNOWN expectation is outstanding.
+TASK_DONE = TASK_STATUSES[0].upper()
+_DIGITS = re.compile(r"([0-9]+)")
+#: The summary counts outstanding statuses first, then the closed ones (then any other).
+_ORDER = (
+    *UNSETTLED_STATUSES,
+    *CLOSED_STATUSES,
+    *(w for w in STATUSES if w not in UNSETTLED_STATUSES + CLOSED_STATUSES),
+)
 
 
-def render(resolution: Resolution) -> str:
-    """The verdict table, the task table and the findings."""
+def natural_key(ident: str) -> tuple:
+    """Ids in natural order: runs of digits compare as numbers (``issue-9`` < ``issue-10``),
+    the raw id breaks ties (``a01`` and ``a1``)."""
+    parts = _DIGITS.split(ident)  # alternates text, digits, text, ...: the types line up
+    return (tuple(int(p) if i % 2 else p for i, p in enumerate(parts)), ident)
+
+
+def _bound_key(bound: int | None, ident: str) -> tuple:
+    """Earliest bound first, unbounded last, then natural id order."""
+    return (bound is None, bound or 0, natural_key(ident))
+
+
+def task_bound(resolution: Resolution, task: TaskVerdict) -> int | None:
+    """The earliest bound among a task's outstanding obligations (None: none is bounded)."""
+    bounds = []
+    for ident in task.outstanding:
+        verdict = resolution.expectation(ident)
+        if verdict is not None and verdict.bound is not None:
+            bounds.append(verdict.bound)
+    return min(bounds, default=None)
+
+
+def outstanding_items(resolution: Resolution) -> list[ExpectationVerdict | TaskVerdict]:
+    """Outstanding expectations and tasks, earliest bound first, then ids in natural order."""
+    keyed: list[tuple[tuple, ExpectationVerdict | TaskVerdict]] = [
+        (_bound_key(v.bound, v.id), v) for v in resolution.expectations if v.status in OUTSTANDING
+    ]
+    keyed += [
+        (_bound_key(task_bound(resolution, t), t.id), t)
+        for t in resolution.tasks
+        if t.status != TASK_DONE
+    ]
+    return [item for _, item in sorted(keyed, key=lambda pair: pair[0])]
+
+
+def closed_items(resolution: Resolution) -> list[ExpectationVerdict | TaskVerdict]:
+    """Closed expectations, then complete tasks, each in natural id order."""
+    done = [v for v in resolution.expectations if v.status not in OUTSTANDING]
+    tasks = [t for t in resolution.tasks if t.status == TASK_DONE]
+    return [
+        *sorted(done, key=lambda v: natural_key(v.id)),
+        *sorted(tasks, key=lambda t: natural_key(t.id)),
+    ]
+
+
+def _counts(statuses: Iterable[str], order: Iterable[str]) -> str:
+    counted = Counter(statuses)
+    return ", ".join(f"{counted[w.upper()]:,} {w.upper()}" for w in order if counted[w.upper()])
+
+
+def summary_line(resolution: Resolution) -> str:
+    """``32 outstanding; 168 expectations: 32 OPEN, 115 SATISFIED, 21 SUPERSEDED; 1 task: 1
+    INCOMPLETE``: every status counted, closed ones included, in the spec's order; one line
+    (wider than 80 columns only when many statuses occur at once)."""
+    parts = [f"{len(outstanding_items(resolution)):,} outstanding"]
+    xs = resolution.expectations
+    parts.append(f"{_noun(len(xs), 'expectation')}: {_counts((v.status for v in xs), _ORDER)}")
+    if resolution.tasks:
+        tasks = _counts((t.status for t in resolution.tasks), TASK_STATUSES)
+        parts.append(f"{_noun(len(resolution.tasks), 'task')}: {tasks}")
+    if resolution.findings:
+        parts.append(_noun(len(resolution.findings), "finding"))
+    return "; ".join(parts).replace(": ;", ";").rstrip(": ")
+
+
+def _noun(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+# --- rows -------------------------------------------------------------------------------------
+
+#: Width of the status column (the longest status word, NOT_OPENED, and a space).
+STATUS_WIDTH = 11
+#: An id this long or shorter keeps its title wrapped within :data:`WIDTH` beside it.
+WRAP_ID = 36
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """Words wrapped to ``width``: never at a hyphen, never inside a word (an id stays whole)."""
+    return textwrap.wrap(text, max(width, 20), break_on_hyphens=False, break_long_words=False)
+
+
+def item_row(status: str, ident: str, text: str) -> list[str]:
+    """``STATUS     ID  TEXT``: the text wraps under itself beside a short id; beside a long id
+    it stays on the id's line (the id is never broken, the row never doubled)."""
+    head = f"{status:<{STATUS_WIDTH - 1}} {ident}"
+    if not text:
+        return [head]
+    if len(head) + 2 + len(text) <= WIDTH or len(ident) > WRAP_ID:
+        return [f"{head}  {text}"]
+    lead = len(head) + 2
+    lines = _wrap(text, WIDTH - lead) or [""]
+    return [f"{head}  {lines[0]}", *(" " * lead + more for more in lines[1:])]
+
+
+def _title(item: ExpectationVerdict | TaskVerdict) -> str:
+    return visible(item.title) if item.title else ""
+
+
+def _row(resolution: Resolution, item: ExpectationVerdict | TaskVerdict) -> list[str]:
+    """One outstanding or closed item: its title, and its bound or what closed it."""
+    notes = []
+    if isinstance(item, TaskVerdict):
+        if item.outstanding:
+            notes.append(f"{len(item.outstanding):,} outstanding")
+        bound = task_bound(resolution, item)
+    else:
+        bound = item.bound
+        if item.closed_by is not None:
+            tier = f", tier {item.tier}" if item.tier else ""
+            notes.append(f"by {item.closed_by}{tier}")
+    if bound is not None and item.status in OUTSTANDING | {"INCOMPLETE", "UNKNOWN"}:
+        notes.insert(0, f"bound {short_time(bound)}")
+    text = _title(item)
+    if notes:
+        text = f"{text} ({'; '.join(notes)})" if text else f"({'; '.join(notes)})"
+    return item_row(item.status, visible(item.id), text)
+
+
+def finding_lines(findings: Iterable[Finding]) -> list[str]:
+    """One line per false completion or false pending (wrapped, never inside an id)."""
+    out = []
+    for f in findings:
+        who = f" by {visible(f.by)}" if f.by else ""
+        tail = f": outstanding {', '.join(f.outstanding)}" if f.outstanding else ""
+        out.extend(
+            textwrap.wrap(
+                visible(f"{f.kind} {f.event}{who} on {f.target}{tail}"),
+                WIDTH,
+                initial_indent="  ",
+                subsequent_indent="    ",
+                break_on_hyphens=False,
+                break_long_words=False,
+            )
+        )
+    return out
+
+
+# --- details ----------------------------------------------------------------------------------
+
+
+def _indented(note: str) -> list[str]:
+    return textwrap.wrap(
+        note,
+        WIDTH,
+        initial_indent="    ",
+        subsequent_indent="      ",
+        break_on_hyphens=False,
+        break_long_words=False,
+    )
+
+
+def _details(resolution: Resolution, item: ExpectationVerdict | TaskVerdict) -> list[str]:
+    """The evidence behind one listed item: the search, the closing event, the policy."""
+    out = [visible(item.id)]
+    if isinstance(item, TaskVerdict):
+        owed = ", ".join(item.outstanding) or "-"
+        notes = [f"{item.status.lower()}; outstanding: {owed}", *_made_by(item)]
+        for note in notes:
+            out.extend(_indented(visible(note)))
+        return out
+    notes = [*_made_by(item)]
+    if item.closed_by is not None:
+        when = f" at {short_time(item.closed_at)}" if item.closed_at is not None else ""
+        notes.append(f"{item.status.lower()} by {_evidence(item)}{when}")
+    if item.bound is not None:
+        notes.append(f"bound {short_time(item.bound)}")
+    notes.extend(_notes(item))
+    for note in notes:
+        out.extend(_indented(visible(note)))
+    out.extend(_footprint_block(item))
+    return out
+
+
+def render(resolution: Resolution, every: bool = False) -> str:
+    """The first screen (summary, findings, outstanding items), then ``every`` closed item
+    when asked, then the details of each listed item."""
     point = resolution.standpoint
     known = "latest" if point.known is None else format_time(point.known)
-    out = [f"openloop status at {format_time(point.at)} (known {known})", ""]
-    if resolution.expectations:
-        widths = (26, 12)
-        out.append(rows(("EXPECTATION", "STATUS", "CLOSED BY (TIER)"), [], widths))
-        for verdict in resolution.expectations:
-            ident = verdict.id
-            if len(ident) > widths[0]:  # long ids (policy instances) get a line of their own
-                out.append(ident)
-                ident = ""
-            out.append(rows((ident, verdict.status, _evidence(verdict)), [], widths))
-            for note in [*_made_by(verdict), *_notes(verdict)]:
-                out.extend(
-                    textwrap.wrap(
-                        note,
-                        WIDTH,
-                        initial_indent="    ",
-                        subsequent_indent="      ",
-                        break_on_hyphens=False,
-                    )
-                )
-            out.extend(_footprint_block(verdict))
-    else:
+    out = [f"openloop status at {format_time(point.at)} (known {known})"]
+    if not resolution.expectations and not resolution.tasks:
         out.append("no expectations declared")
-    if resolution.tasks:
-        out.append("")
-        out.append(rows(("TASK", "STATUS", "OUTSTANDING"), [], (26, 12)))
-        for t in resolution.tasks:
-            ident = t.id
-            if len(ident) > 26:
-                out.append(ident)
-                ident = ""
-            out.append(rows((ident, t.status, ", ".join(t.outstanding) or "-"), [], (26, 12)))
-            if t.policy is not None:
-                out.append(f"    from policy {t.policy}, trigger {t.trigger}")
+        return terminal("\n".join(out) + "\n")
+    out.append(summary_line(resolution))
     if resolution.findings:
-        out.append("")
-        out.append("FINDINGS")
-        for f in resolution.findings:
-            who = f" by {f.by}" if f.by else ""
-            tail = f": outstanding {', '.join(f.outstanding)}" if f.outstanding else ""
-            out.extend(
-                textwrap.wrap(
-                    f"{f.kind} {f.event}{who} on {f.target}{tail}", WIDTH, subsequent_indent="  "
-                )
-            )
+        out += ["", f"FINDINGS ({len(resolution.findings):,})", *finding_lines(resolution.findings)]
+    owed = outstanding_items(resolution)
+    out.append("")
+    if owed:
+        out.append(f"OUTSTANDING ({len(owed):,}), earliest bound first")
+        for item in owed:
+            out.extend(_row(resolution, item))
+    else:
+        out.append("nothing outstanding")
+    listed = list(owed)
+    closed = closed_items(resolution)
+    if every and closed:
+        out += ["", f"CLOSED ({len(closed):,})"]
+        for item in closed:
+            out.extend(_row(resolution, item))
+        listed += closed
+    elif closed:
+        out.append(f"{len(closed):,} closed item(s) counted above; --all lists them")
+    if listed:
+        out += ["", "DETAILS"]
+        for item in listed:
+            out.extend(_details(resolution, item))
     return terminal("\n".join(out) + "\n")
