@@ -222,7 +222,7 @@ def render_gate(gate: CloseGate, form: str) -> str:
     first = f"{_GATE_WORDS[gate.state]}: closing {gate.target}{title}: it is {gate.status}"
     if form == "json":
         document = {
-            "schema_version": 1, "kind": "audit", "close": gate.target, "title": gate.title,
+            "schema_version": 1, "kind": "audit_close", "close": gate.target, "title": gate.title,
             "state": gate.state.upper(), "status": gate.status, "reason": gate.reason,
             "exit": gate.exit_code,
         }  # fmt: skip

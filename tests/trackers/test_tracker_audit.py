@@ -11,6 +11,7 @@ import json
 import shutil
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from resolver.cli.main import main
@@ -25,6 +26,17 @@ HISTORIES = {
     "backlog": ([str(DATA / "backlog"), "--agent", "claude"], "backlog_commits.jsonl"),
 }
 NOW = "2025-06-30"
+SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
+
+
+def valid(document: dict, schema: str) -> dict:
+    """``document``, checked against ``schemas/SCHEMA.json``."""
+    loaded = json.loads((SCHEMAS / f"{schema}.json").read_text(encoding="utf-8"))
+    if schema.startswith("sarif"):
+        jsonschema.Draft4Validator(loaded).validate(document)
+    else:
+        jsonschema.Draft202012Validator(loaded).validate(document)
+    return document
 
 
 def run(argv: list[str], capsys) -> tuple[int, str, str]:
@@ -53,7 +65,7 @@ def history(tmp_path: Path, capsys, request) -> Path:
 def audit_json(folder: Path, capsys, *extra: str) -> tuple[int, dict]:
     code, out, err = run(["audit", str(folder), "--at", NOW, "--format", "json", *extra], capsys)
     assert code in (0, 1), err
-    return code, json.loads(out)
+    return code, valid(json.loads(out), "audit")
 
 
 def verdicts(document: dict) -> dict[str, str]:
@@ -130,7 +142,7 @@ def test_text_markdown_and_sarif(history: Path, capsys) -> None:
     _, md, _ = run(["audit", str(history), "--at", NOW, "--format", "md"], capsys)
     assert md.startswith("## openloop audit") and "| *agents* | 1 |" in md
     _, sarif, _ = run(["audit", str(history), "--at", NOW, "--format", "sarif"], capsys)
-    log = json.loads(sarif)
+    log = valid(json.loads(sarif), "sarif-2.1.0")
     assert log["version"] == "2.1.0"
     rules = {r["ruleId"] for r in log["runs"][0]["results"]}
     assert rules == {"landed_later", "never_supported", "unknown", "false_pending"}

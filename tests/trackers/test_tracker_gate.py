@@ -21,6 +21,7 @@ import pytest
 
 from resolver.cli.main import main
 from resolver.faces.audit_text import REFUSAL_LIMIT
+from tests.trackers.test_tracker_audit import valid
 
 DATA = Path(__file__).parent / "data"
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "trackers.md"
@@ -59,8 +60,8 @@ def test_close_gate_exits_and_first_line(beads: Path, capsys) -> None:
 
 def test_close_gate_json_github_and_bad_ids(beads: Path, capsys) -> None:
     code, out, _ = run(["audit", str(beads), "--close", "bd-3", "--format", "json"], capsys)
-    document = json.loads(out)
-    assert code == 1 and document["kind"] == "audit" and document["schema_version"] == 1
+    document = valid(json.loads(out), "audit_close")
+    assert code == 1 and document["kind"] == "audit_close" and document["schema_version"] == 1
     assert document["state"] == "INCOMPLETE" and document["exit"] == 1
     code, out, _ = run(["audit", str(beads), "--close", "bd-3", "--format", "github"], capsys)
     assert code == 1 and re.match(r"::error title=openloop audit --close bd-3::REFUSED: ", out)
