@@ -31,13 +31,38 @@ from resolver.faces.safe_text import terminal
 INTERRUPTED = 130
 #: Options naming a file a command writes, checked before any work is done.
 _TARGETS = ("output", "junit")
+#: Each command's one line in ``openloop --help``: the listing is built from these alone, so
+#: that it imports no command (and with them clingo, Lark, networkx, Jinja2); a test holds them
+#: to the lines the commands register.
+SUMMARIES = {
+    "status": "print every expectation's and task's status at a standpoint",
+    "explain": "explain why an expectation or task has its status",
+    "check": "gate: exit 1 if anything in scope is outstanding, 3 if only unknown",
+    "test": "run the test blocks of .ol files",
+    "lint": "validate files; dangling references and dead declarations are warnings",
+    "receipt": "print the work receipt of a task: evidence, waivers, findings, what remains",
+    "graph": "draw the dependency and provenance graph (or the lifelines) at a standpoint",
+    "report": "write one self-contained HTML page: verdicts, graph, lifelines, explanations",
+    "bench": "benchmark openloop on generated histories (floor, cold, warm, peak RSS)",
+    "ingest": "import git history, GitHub issues and PRs, or JUnit results as events",
+    "record": "append one event to a JSON-lines log (the safe write path for agents and hooks)",
+    "ledger": "keep a maintained open list in SQLite, with when and how far each was checked",
+    "eval": "reproduce the studies' experiments side by side with their figures",
+    "ready": "list the obligations that can be worked on now, earliest bound first",
+    "brief": "what is owed, most urgent first, in a compact text for an agent's context",
+    "hook": "agent hooks: refuse a false completion inside the agent's loop",
+    "mcp": "serve the history to agents as a Model Context Protocol server (stdio)",
+    "audit": "judge every past close: complete when closed, landed later, never supported",
+}
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+def build_parser(only: str | None = None, listing: bool = False) -> argparse.ArgumentParser:
     """The argument parser with every subcommand registered, or just ``only`` when it names one.
 
     Importing a command's module pulls in what it needs (the engine, the renderers, the agents'
-    and the ledger's code); a hook or a gate pays for its own command alone.
+    and the ledger's code); a hook or a gate pays for its own command alone. ``listing``: no
+    command is registered, each is only listed with its summary (:data:`SUMMARIES`): what
+    ``openloop --help`` and a mistyped command print, at the cost of argparse alone.
     """
     parser = argparse.ArgumentParser(
         prog="openloop",
@@ -47,6 +72,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"openloop {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
+    if listing and only not in COMMANDS:
+        for name in COMMANDS:
+            subparsers.add_parser(name, help=SUMMARIES.get(name), add_help=False)
+        return parser
     for name in (only,) if only in COMMANDS else COMMANDS:
         importlib.import_module(f"resolver.cli.{name}").register(subparsers)
     return parser
@@ -54,8 +83,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 @cache
 def _parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser, built once per process (a test or tool may call :func:`main` many times)."""
-    return build_parser(only)
+    """The parser, built once per process (a test or tool may call :func:`main` many times);
+    with no command named, the listing alone (:func:`build_parser`)."""
+    return build_parser(only, listing=only is None)
 
 
 def _command_named(argv: Sequence[str]) -> str | None:
