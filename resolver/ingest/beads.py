@@ -28,7 +28,13 @@ from typing import Any
 
 from resolver.errors import InputError, Location
 from resolver.ingest.gitrun import source_error
-from resolver.ingest.tracker_common import Item, TrackerImport, check_id, tracker_time
+from resolver.ingest.tracker_common import (
+    Item,
+    TrackerImport,
+    check_id,
+    check_text,
+    tracker_time,
+)
 
 __all__ = ["read_beads"]
 
@@ -72,6 +78,7 @@ def _lines(path: Path) -> list[tuple[int, dict[str, Any]]]:
             ) from None
         if not isinstance(record, dict):
             raise InputError("expected a JSON object (one beads issue)", where)
+        check_text(record, where)
         records.append((number, record))
     return records
 

@@ -28,7 +28,13 @@ from typing import Any
 
 from resolver.errors import InputError, Location
 from resolver.ingest.gitrun import source_error
-from resolver.ingest.tracker_common import Item, TrackerImport, check_id, tracker_time
+from resolver.ingest.tracker_common import (
+    Item,
+    TrackerImport,
+    check_id,
+    check_text,
+    tracker_time,
+)
 
 __all__ = ["read_taskmaster"]
 
@@ -55,6 +61,7 @@ def read_taskmaster(
             raise InputError(
                 "invalid JSON: too deep or too long a number", Location(name, 1)
             ) from None
+        check_text(data, Location(name, 1))
         for tag_name, block in _tags(data, name):
             if tag is not None and tag_name != tag:
                 continue

@@ -18,6 +18,7 @@ changes). The importers keep the two apart, because the contract does (SPEC §3,
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +26,7 @@ from typing import Any
 from resolver.errors import InputError, Location
 from resolver.times import TimeFormatError, format_time, parse_time
 
-__all__ = ["Item", "TrackerImport", "check_id", "one_line", "tracker_time"]
+__all__ = ["Item", "TrackerImport", "check_id", "check_text", "one_line", "tracker_time"]
 
 #: The language's identifier (grammar/openloop.lark, NAME): ids are written into ``.ol`` files.
 _NAME = re.compile(r"[^\W\d][\w.:/@+-]*")
@@ -42,6 +43,17 @@ def check_id(ident: str, location: Location, what: str = "item id") -> str:
             location,
         )
     return ident
+
+
+def check_text(value: Any, location: Location) -> None:
+    """Refuse a JSON value holding a lone surrogate escape (``"\\ud800"``): JSON allows it,
+    UTF-8 cannot write it, and an import must stop before anything is written."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(
+            "a string holds a lone surrogate escape, which is not UTF-8", location
+        ) from None
 
 
 def tracker_time(value: Any, field_name: str, location: Location) -> str | None:

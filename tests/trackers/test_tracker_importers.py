@@ -155,6 +155,11 @@ def test_append_adds_only_a_later_close(tmp_path: Path, capsys) -> None:
         ('{"id":"bd-1","title":"A","status":"closed","created_at":"2025-01-01T00:00:00Z"}', 1,
          "closed_at"),
         ('{"id":"bd-1","title":"A","status":"open","created_at":"yesterday"}', 1, "created_at"),
+        ('{"id":"bd-1","title":"\\ud800","status":"open","created_at":"2025-01-01"}', 1,
+         "surrogate"),
+        ('{"id":"bd-1","title":"A","status":"open","created_at":"2025-01-01",'
+         '"dependencies":[{"issue_id":"bd-1","depends_on_id":"bd 2","type":"blocks"}]}', 1,
+         "depends_on_id"),
     ],
 )  # fmt: skip
 def test_beads_bad_input_names_the_line_and_writes_nothing(
