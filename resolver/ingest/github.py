@@ -12,19 +12,28 @@ which are the gh CLI's ``--json`` field names):
   ``completes`` each closing reference.
 
 The tracker's close is a marker, not a state transition: the rules grade it at tier ``explicit``
-(from a non-agent actor) and judge it like any other claim. Records keep their file positions, so a
-record of neither shape is reported as ``FILE:LINE: error: ...``.
+(from a non-agent actor) and judge it like any other claim. Bot authors (``author.is_bot``, a
+login ``app/NAME`` as gh spells GitHub Apps, or ``NAME[bot]`` as the REST API does) are agents:
+with ``--ol`` the declarations say so (``actor "app/dependabot" agent``), so a bot's merged pull
+request that closes an issue is a claim, never evidence.
+
+An export is untrusted input: whatever this module emits passes the event reader's own checks
+(``resolver.language.eventlog_checks``) before anything is written, and every refusal names the
+file, the record's line and its JSON path (``FILE:LINE: error: [3].author.login: ...``).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from resolver.errors import InputError, Location
 from resolver.ingest.gitrun import source_error
+from resolver.ingest.writer import dumps
+from resolver.language.eventlog_checks import CONTROL, IDENTIFIER, MAX_INT, checked_line
 from resolver.times import TimeFormatError, format_time, parse_time
 
 __all__ = ["GithubImport", "read_github"]
@@ -36,18 +45,23 @@ _CLOSE_MARKER = {"COMPLETED": "completes", "NOT_PLANNED": "cancels", "DUPLICATE"
 
 @dataclass
 class GithubImport:
-    """The events (sorted by time, then id) and expectations read from gh JSON files."""
+    """The events (sorted by time, then id), expectations and bot authors read from gh JSON."""
 
     events: list[dict[str, Any]]
     expectations: list[tuple[str, str, str]]  # (id, title, opening event)
+    bots: list[str] = field(default_factory=list)  # the `by` of every bot author, sorted
 
     def declarations(self) -> str:
-        """The ``.ol`` text declaring one expectation per issue."""
+        """The ``.ol`` text declaring the bots agents and one expectation per issue."""
         lines = [
             "# Expectations imported from GitHub issues: each issue owes its resolution.",
             "# Regenerate with `openloop ingest github FILE.json --ol FILE`.",
             "",
         ]
+        if self.bots:
+            lines.append("# Bot authors are agents: their word is a claim, never evidence.")
+            lines.extend(f"actor {_quote(bot)} agent" for bot in self.bots)
+            lines.append("")
         for ident, title, opening in self.expectations:
             lines.append(f"expectation {ident} {{")
             lines.append(f"  title {_quote(title)}")
@@ -62,6 +76,12 @@ def _quote(text: str) -> str:
     return '"' + flat.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _shown(value: Any) -> str:
+    """A value for a message: JSON, shortened (escapes keep control characters visible)."""
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _records(path: Path) -> list[tuple[int, Any]]:
     """The array's items with the line each starts on."""
     name = str(path)
@@ -69,6 +89,8 @@ def _records(path: Path) -> list[tuple[int, Any]]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise source_error(name, "no such file; expected the JSON of gh issue/pr list") from None
+    except IsADirectoryError:
+        raise source_error(name, "a folder; expected the JSON of gh issue/pr list") from None
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 text (at byte {exc.start})", Location(name, 1)) from None
     decoder = json.JSONDecoder()
@@ -96,6 +118,7 @@ def _records(path: Path) -> list[tuple[int, Any]]:
             raise InputError(
                 "invalid JSON: an integer with too many digits", Location(name, line)
             ) from None
+        _refuse_surrogates(value, f"[{len(items)}]", Location(name, line))
         items.append((line, value))
         index = _skip(text, index)
         if index < len(text) and text[index] == ",":
@@ -114,33 +137,75 @@ def _records(path: Path) -> list[tuple[int, Any]]:
     return items
 
 
+def _refuse_surrogates(value: Any, where: str, location: Location) -> None:
+    """A lone surrogate escape (``"\\ud800"``) decodes to text that cannot be written as UTF-8."""
+    stack = [(value, where)]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, dict):
+            for key, inner in item.items():
+                stack.append((key, path))
+                stack.append((inner, f"{path}.{key}"))
+        elif isinstance(item, list):
+            stack.extend((inner, f"{path}[{n}]") for n, inner in enumerate(item))
+        elif isinstance(item, str) and not item.isascii():
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise InputError(
+                    f"{path}: a string holds a lone surrogate escape, which is not UTF-8 text",
+                    location,
+                ) from None
+
+
 def _skip(text: str, index: int) -> int:
     while index < len(text) and text[index] in " \t\r\n":
         index += 1
     return index
 
 
-def read_github(paths: list[str], issue_prefix: str = "issue-") -> GithubImport:
-    """Read one or more gh JSON exports (issues, pull requests, or a mix)."""
+def read_github(
+    paths: list[str], issue_prefix: str = "issue-", note_bots: bool = False
+) -> GithubImport:
+    """Read one or more gh JSON exports (issues, pull requests, or a mix).
+
+    ``note_bots``: say on stderr which bot authors the events hold (for a run without ``--ol``,
+    whose events alone cannot make them agents).
+    """
+    if not IDENTIFIER.fullmatch(f"{issue_prefix}1"):
+        raise InputError(
+            f"--issue-prefix {_shown(issue_prefix)}: ids are identifiers (a letter or '_', then "
+            "letters, digits and _ . : / - @ +)"
+        )
     events: dict[str, dict[str, Any]] = {}
     expectations: dict[str, tuple[str, str, str]] = {}
+    bots: set[str] = set()
     for path in paths:
-        for line, record in _records(Path(path)):
-            location = Location(str(path), line)
-            reader = _Record(record, location)
+        for index, (line, record) in enumerate(_records(Path(path))):
+            reader = _Record(record, Location(str(path), line), f"[{index}]", bots)
             if reader.is_pull:
                 reader.pull(events, issue_prefix)
             else:
                 reader.issue(events, expectations, issue_prefix)
     ordered = sorted(events.values(), key=lambda e: (parse_time(e["at"]), e["id"]))
-    return GithubImport(ordered, [expectations[k] for k in sorted(expectations)])
+    imported = GithubImport(ordered, [expectations[k] for k in sorted(expectations)], sorted(bots))
+    if note_bots and imported.bots:
+        shown = ", ".join(imported.bots[:5]) + (", ..." if len(imported.bots) > 5 else "")
+        print(
+            f"note: {len(imported.bots)} bot author(s) ({shown}) are agents only where declared: "
+            "give --ol FILE to write their `actor ... agent` declarations",
+            file=sys.stderr,
+        )
+    return imported
 
 
 class _Record:
     """One gh record, checked field by field with its position for messages."""
 
-    def __init__(self, record: Any, location: Location) -> None:
+    def __init__(self, record: Any, location: Location, where: str, bots: set[str]) -> None:
         self.location = location
+        self.where = where
+        self.bots = bots
         if not isinstance(record, dict):
             raise InputError("expected a JSON object (one gh issue or pull request)", location)
         self.record = record
@@ -159,17 +224,25 @@ class _Record:
         if missing:
             what = "pull request" if self.is_pull else "issue"
             raise InputError(f"gh {what} record lacks {', '.join(missing)}", location)
-        number = record["number"]
-        if isinstance(number, bool) or not isinstance(number, int) or number <= 0:
-            raise InputError(f"field 'number' must be a positive integer, got {number!r}", location)
-        self.number = number
+        self.number = self.positive(record["number"], "number")
+
+    def fail(self, key: str, message: str) -> InputError:
+        return InputError(f"{self.where}.{key}: {message}", self.location)
+
+    def positive(self, number: Any, key: str) -> int:
+        """An issue or pull request number: ids and ``set`` keys carry it, clingo reads 32 bits."""
+        if isinstance(number, bool) or not isinstance(number, int) or not 0 < number <= MAX_INT:
+            raise self.fail(
+                key, f"must be a positive integer up to {MAX_INT}, got {_shown(number)}"
+            )
+        return number
 
     def text(self, key: str) -> str:
         value = self.record.get(key)
         if value is None:
             return ""
         if not isinstance(value, str):
-            raise InputError(f"field '{key}' must be a string, got {value!r}", self.location)
+            raise self.fail(key, f"must be a string, got {_shown(value)}")
         return value
 
     def time(self, key: str) -> str | None:
@@ -179,13 +252,43 @@ class _Record:
         try:
             return format_time(parse_time(value))
         except TimeFormatError as exc:
-            raise InputError(f"field '{key}': {exc}", self.location) from None
+            raise self.fail(key, str(exc)) from None
+
+    def later(self, key: str, opened: str) -> str | None:
+        """A closing time, refused before the opening: the close could never count, silently."""
+        closed = self.time(key)
+        if closed is not None and parse_time(closed) < parse_time(opened):
+            raise self.fail(key, f"{closed} is before createdAt {opened}")
+        return closed
 
     def author(self) -> str | None:
+        """The author's login, lower case, as ``by``; a bot's is also kept in ``bots``."""
         author = self.record.get("author")
-        if isinstance(author, dict) and isinstance(author.get("login"), str) and author["login"]:
-            return str(author["login"]).lower()
-        return None
+        if author is None:
+            return None
+        if not isinstance(author, dict):
+            raise self.fail("author", f"must be an object with a login, got {_shown(author)}")
+        login = author.get("login")
+        if login is None or login == "":
+            return None
+        if not isinstance(login, str):
+            raise self.fail("author.login", f"must be a string, got {_shown(login)}")
+        found = CONTROL.search(login)
+        if found is not None:
+            raise self.fail(
+                "author.login",
+                f"must not hold control characters, got {_shown(login)} "
+                f"(holding {found.group()!r})",
+            )
+        is_bot = author.get("is_bot")
+        if is_bot is not None and not isinstance(is_bot, bool):
+            raise self.fail("author.is_bot", f"must be true or false, got {_shown(is_bot)}")
+        by = login.lower()
+        if is_bot or by.endswith("[bot]") or by.startswith("app/"):
+            if "*" in by:  # its declaration is a quoted pattern, where `*` is a wildcard
+                raise self.fail("author.login", f"a bot's login cannot hold '*', got {_shown(by)}")
+            self.bots.add(by)
+        return by
 
     def words(self) -> str:
         body = self.text("body").strip()
@@ -201,54 +304,54 @@ class _Record:
         ident = f"{prefix}{self.number}"
         opened = self.time("createdAt")
         if opened is None:
-            raise InputError("field 'createdAt' must be a time", self.location)
-        _put(events, {
+            raise self.fail("createdAt", "must be a time")
+        self.put(events, {
             "id": f"{ident}-opened", "channel": "issues", "at": opened, "recorded": opened,
             "by": self.author(), "kind": "issue", "text": self.words(),
-        }, self.location)  # fmt: skip
+        })  # fmt: skip
         expectations[ident] = (ident, self.text("title") or ident, f"{ident}-opened")
         if self.text("state").upper() != "CLOSED":
             return
-        closed = self.time("closedAt")
+        closed = self.later("closedAt", opened)
         if closed is None:
-            raise InputError("a closed issue needs field 'closedAt'", self.location)
+            raise self.fail("closedAt", "a closed issue needs a closing time")
         reason = (self.text("stateReason") or "COMPLETED").upper()
         marker = _CLOSE_MARKER.get(reason)
         if marker is None:
             return  # e.g. REOPENED on a closed record: no closing reason to import
-        _put(events, {
+        self.put(events, {
             "id": f"{ident}-closed", "channel": "issues", "at": closed, "recorded": closed,
             "kind": "issue_closed", "text": f"Closed as {reason.lower().replace('_', ' ')}",
             marker: [ident],
-        }, self.location)  # fmt: skip
+        })  # fmt: skip
 
     def pull(self, events: dict[str, dict[str, Any]], prefix: str) -> None:
-        merged = self.time("mergedAt")
+        opened = self.time("createdAt")
+        merged = self.time("mergedAt") if opened is None else self.later("mergedAt", opened)
         if merged is None:
             return
         references = self.record.get("closingIssuesReferences") or []
         if not isinstance(references, list):
-            raise InputError("field 'closingIssuesReferences' must be a list", self.location)
+            raise self.fail("closingIssuesReferences", "must be a list")
         closes: list[str] = []
-        for reference in references:
+        for n, reference in enumerate(references):
             number = reference.get("number") if isinstance(reference, dict) else reference
-            if isinstance(number, bool) or not isinstance(number, int) or number <= 0:
-                raise InputError(
-                    f"closingIssuesReferences: expected issues with a number, got {reference!r}",
-                    self.location,
-                )
-            closes.append(f"{prefix}{number}")
-        _put(events, {
+            closes.append(f"{prefix}{self.positive(number, f'closingIssuesReferences[{n}]')}")
+        self.put(events, {
             "id": f"pr-{self.number}-merged", "channel": "pulls", "at": merged,
             "recorded": merged, "by": self.author(), "kind": "merge", "text": self.words(),
             "set": {f"pr.{self.number}": "merged"},
             "completes": list(dict.fromkeys(closes)) or None,
-        }, self.location)  # fmt: skip
+        })  # fmt: skip
 
-
-def _put(events: dict[str, dict[str, Any]], event: dict[str, Any], location: Location) -> None:
-    event = {k: v for k, v in event.items() if v is not None}
-    known = events.get(event["id"])
-    if known is not None and known != event:
-        raise InputError(f"event {event['id']} is given twice with different content", location)
-    events[event["id"]] = event
+    def put(self, events: dict[str, dict[str, Any]], event: dict[str, Any]) -> None:
+        """Keep ``event`` once it passes the checks of a hand-written log line."""
+        event = {k: v for k, v in event.items() if v is not None}
+        checked_line(dumps(event), self.location)
+        known = events.get(event["id"])
+        if known is not None and known != event:
+            raise InputError(
+                f"{self.where}: event {event['id']} is given twice with different content",
+                self.location,
+            )
+        events[event["id"]] = event
