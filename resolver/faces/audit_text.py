@@ -63,7 +63,8 @@ def _role_line(role: str, counts: dict[str, int]) -> str:
     total = sum(counts.values())
     bad = counts["landed_later"] + counts["never_supported"]
     return (
-        f"{role}: {total} closes, {bad} not supported when made ({_share(bad, total)}), "
+        f"{role}: {total} close{'s' if total != 1 else ''}, {bad} not supported when made "
+        f"({_share(bad, total)}), "
         f"{counts['never_supported']} never supported, {counts['unknown']} unknown"
     )
 

@@ -12,6 +12,7 @@ import argparse
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from resolver.cli.output import check_target
 from resolver.ingest import writer
 from resolver.ingest.backlog import read_backlog
 from resolver.ingest.beads import read_beads
@@ -38,7 +39,9 @@ def register(
     )
     beads.add_argument("files", nargs="+", metavar="FILE.jsonl", help="beads issues JSONL")
     _common(beads, add_destination)
-    beads.set_defaults(func=lambda args: _run(args, read_beads(args.files, args.by), deliver))
+    beads.set_defaults(
+        func=lambda args: _run(args, lambda: read_beads(args.files, args.by), deliver)
+    )
 
     taskmaster = sources.add_parser(
         "taskmaster",
@@ -57,7 +60,7 @@ def register(
     _common(taskmaster, add_destination)
     taskmaster.set_defaults(
         func=lambda args: _run(
-            args, read_taskmaster(args.files, args.by, args.at, args.tag), deliver
+            args, lambda: read_taskmaster(args.files, args.by, args.at, args.tag), deliver
         )
     )
 
@@ -81,7 +84,7 @@ def register(
     _common(backlog, add_destination)
     backlog.set_defaults(
         func=lambda args: _run(
-            args, read_backlog(args.files, args.by, args.at, args.done_status), deliver
+            args, lambda: read_backlog(args.files, args.by, args.at, args.done_status), deliver
         )
     )
 
@@ -102,10 +105,16 @@ def _common(parser: argparse.ArgumentParser, add_destination) -> None:
     add_destination(parser)
 
 
-def _run(args: argparse.Namespace, imported: TrackerImport, deliver: Deliver) -> int:
+def _run(args: argparse.Namespace, read: Callable[[], TrackerImport], deliver: Deliver) -> int:
+    """Check the targets, read the whole source, then write the events and the declarations
+    (an ``--append`` that refuses a conflicting line leaves ``--ol`` untouched)."""
+    if args.ol:
+        check_target(args.ol)
+    imported = read()
     imported.agents.extend(pattern.lower() for pattern in args.agent)
+    declarations = imported.declarations(f"openloop ingest {args.source}")
+    deliver(args, imported.ordered_events())
     if args.ol:
         with writer.output(args.ol) as stream:
-            stream.write(imported.declarations(f"openloop ingest {args.source}"))
-    deliver(args, imported.ordered_events())
+            stream.write(declarations)
     return 0

@@ -187,3 +187,15 @@ def test_backlog_and_taskmaster_bad_input(tmp_path: Path, capsys) -> None:
     shutil.rmtree(tmp_path / "nothing", ignore_errors=True)
     code, _, err = run(["ingest", "backlog", str(tmp_path / "nothing")], capsys)
     assert code == 2 and "error:" in err
+
+
+def test_an_append_refused_writes_nothing(tmp_path: Path, capsys) -> None:
+    """A log with a torn last line (left by another tool) refuses the append: neither the log
+    nor the declarations change."""
+    log, ol = tmp_path / "log.jsonl", tmp_path / "b.ol"
+    torn = '{"id": "x", "channel": "beads", "at": "2020-01-01T00:00:00Z"}\n{"id": "y", "chan'
+    log.write_text(torn)
+    argv = ["ingest", "beads", SOURCES["beads"][0], "--ol", str(ol), "--append", str(log)]
+    code, _, err = run(argv, capsys)
+    assert code == 2 and err.startswith(f"{log}:2: error:")
+    assert log.read_text() == torn and not ol.exists()
