@@ -16,7 +16,8 @@ request, which is no issue expectation, so it closes nothing here. Each referenc
 transition (the rules grade it at tier ``explicit``).
 
 A revert's subject quotes the reverted commit's subject (``Revert "Fix #3013"``): the words inside
-the quotes are what the reverted commit said, not what the revert does, so they close nothing.
+the quotes are what the reverted commit said, not what the revert does, so they close nothing,
+also where a merge or a squash repeats that subject at the start of a line of its body.
 What a revert does to the reverted commit's closings is decided in :mod:`resolver.ingest.git`
 from the ``This reverts commit HASH.`` line (:func:`reverted_commits`).
 """
@@ -44,8 +45,9 @@ _CLOSING = re.compile(
     r")\b",
     re.IGNORECASE,
 )
-#: The subject git writes for a revert (and, since git 2.43, for a revert of a revert).
-_QUOTED_SUBJECT = re.compile(r'\A(?:Revert|Reapply) ".*"', re.IGNORECASE)
+#: The subject git writes for a revert (and, since git 2.43, for a revert of a revert), also
+#: where a merge or a squash repeats it in its body (``* Revert "Fix #3"``).
+_QUOTED_SUBJECT = re.compile(r'^[ \t]*(?:[*-][ \t]+)?(?:Revert|Reapply) ".*"', re.MULTILINE)
 _REVERTS = re.compile(r"This reverts commit ([0-9a-f]{7,64})\b", re.IGNORECASE)
 _MAX_ISSUE = 10**12
 
@@ -68,12 +70,10 @@ def trailer_markers(trailers: str) -> dict[str, list[str]]:
 def closing_references(message: str, prefix: str) -> list[str]:
     """``PREFIX + N`` for each closing keyword in ``message``, in order of appearance, unique.
 
-    A revert's quoted subject is skipped: it restates the reverted commit.
+    A revert's quoted subject is skipped, wherever a line starts with one: it restates the
+    reverted commit.
     """
-    subject, newline, body = message.partition("\n")
-    quoted = _QUOTED_SUBJECT.match(subject)
-    if quoted is not None:
-        message = subject[quoted.end() :] + newline + body
+    message = _QUOTED_SUBJECT.sub("", message)
     found: dict[str, None] = {}
     for match in _CLOSING.finditer(message):
         number = int(match.group("hash") or match.group("gh") or match.group("url"))

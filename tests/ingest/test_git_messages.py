@@ -37,6 +37,13 @@ from resolver.ingest.messages import closing_references, reverted_commits
         ('Revert "Revert "Fix #3013""', []),
         ('Reapply "Fix #3013"', []),
         ('Revert "WIP #3013" (#3020)\n\nIt broke the build; fixes #3021.', ["issue-3021"]),
+        ('Merge pull request #20 from o/revert-3\n\nRevert "Fix #3"', []),
+        (
+            'Undo two (#21)\n\n* Revert "Fix #3"\n\nThis reverts commit 1234567.\n\n'
+            '- Revert "Fix #4"',
+            [],
+        ),
+        ('Fix #5\n\nReverting "Fix #6" was wrong', ["issue-5", "issue-6"]),
     ],
 )
 def test_closing_references(message: str, closes: list[str]) -> None:
