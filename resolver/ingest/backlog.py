@@ -7,11 +7,15 @@ Each task is a Markdown file whose front matter (between ``---`` lines) holds ``
 those files.
 
 The front matter is read by a small reader of the subset Backlog.md writes (``key: value``,
-``key: [a, b]``, ``key:`` then ``- item`` lines, quoted or bare scalars), not by a YAML library:
+``key: [a, b]``, ``key:`` then ``- item`` lines, quoted or bare scalars, indented continuation
+lines), not by a YAML library:
 Backlog.md writes ``assignee: @alice``, which YAML refuses (``@`` is reserved), and a tracker's
 real files must be read as they are.
 
-Ids are lower case (``BACK-12`` is ``back-12``: Backlog.md compares them so). A task whose status
+Ids are lower case with numbers unpadded (``BACK-12.01`` is ``back-12.1``), and a reference
+(a dependency, a parent) takes the referring task's prefix (``task-12`` or ``12`` written in a
+``back-`` project is ``back-12``): Backlog.md compares ids so, and projects that changed their
+prefix keep the old one in references. A task whose status
 is the done status (``--done-status``, default ``Done``) or whose file lies in ``completed/`` is
 claimed complete at ``updated_date`` (else ``--at``) by its first assignee (else ``--by``): a
 claim, judged by the rules. A task in ``archive/tasks/`` is cancelled (``cancels``), which takes
@@ -21,6 +25,7 @@ effect only where the actor has authority. ``dependencies`` become ``requires``,
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +36,8 @@ from resolver.ingest.tracker_common import Item, TrackerImport, check_id, tracke
 __all__ = ["front_matter", "read_backlog"]
 
 _FOLDERS = ("tasks", "completed", "archive/tasks")
+_NUMBERED = re.compile(r"^(?P<prefix>[a-z][a-z0-9_]*)-(?P<number>\d+(?:\.\d+)*)$")
+_BARE = re.compile(r"^(?P<number>\d+(?:\.\d+)*)$")
 
 
 def read_backlog(
@@ -38,9 +45,16 @@ def read_backlog(
 ) -> TrackerImport:
     """Read Backlog.md task files or ``backlog`` folders."""
     imported = TrackerImport("backlog")
-    for path in _files(paths):
-        _task(imported, path, by, at, done)
+    files = _files(paths)
+    files.sort(key=_archived)  # live tasks first: an archived copy yields to them
+    holders: dict[str, Path] = {}
+    for path in files:
+        _task(imported, path, by, at, done, holders)
     return imported
+
+
+def _archived(path: Path) -> bool:
+    return path.parent.as_posix().endswith("archive/tasks")
 
 
 def _files(paths: list[str]) -> list[Path]:
@@ -55,8 +69,10 @@ def _files(paths: list[str]) -> list[Path]:
                 ]
             if not folders:
                 raise source_error(given, "no tasks/, completed/ or archive/tasks/ folder here")
-            for folder in folders:
-                found.extend(sorted(folder.glob("*.md")))
+            for folder in folders:  # Backlog.md keeps a readme.md in its folders: no task
+                found.extend(
+                    f for f in sorted(folder.glob("*.md")) if f.name.lower() != "readme.md"
+                )
         elif path.is_file():
             found.append(path)
         else:
@@ -95,8 +111,8 @@ def front_matter(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
                 raise InputError("a list item outside a list field", Location(name, number))
             fields[current].append(_strip(raw.lstrip()[1:]))
             continue
-        if raw[0] in " \t" and current is not None and isinstance(fields.get(current), str):
-            fields[current] = f"{fields[current]} {raw.strip()}".strip()  # a folded line
+        if raw[0] in " \t" and current is not None:
+            _continue(fields, current, raw.strip())  # a folded or block line of the last value
             continue
         key, colon, value = raw.partition(":")
         if not colon or not key.strip() or key != key.strip():
@@ -115,6 +131,37 @@ def front_matter(path: Path) -> tuple[dict[str, Any], dict[str, int]]:
     raise InputError("front matter not closed by a line '---'", Location(name, len(lines)))
 
 
+def _continue(fields: dict[str, Any], key: str, text: str) -> None:
+    """Append a continuation line to the field's value (or its last list item); a block
+    scalar's indicator (``>-``, ``|``) gives way to the text it introduces."""
+    value = fields[key]
+    if isinstance(value, list):
+        if not value:
+            value.append("")
+        value[-1] = _joined(value[-1], text)
+    else:
+        fields[key] = _joined(value, text)
+
+
+def _joined(value: str, text: str) -> str:
+    if value in (">", ">-", ">+", "|", "|-", "|+"):
+        return text
+    return f"{value} {text}".strip()
+
+
+def _canonical(reference: str, prefix: str | None) -> str:
+    """A task id as Backlog.md compares ids: lower case, numbers without leading zeros, and,
+    for a reference, the referring task's prefix (a project that changed its prefix from
+    ``task`` to ``back`` still writes ``task-12`` or ``12`` for ``BACK-12``)."""
+    text = reference.strip().lower()
+    found = _NUMBERED.match(text) or _BARE.match(text)
+    if found is None:
+        return text
+    number = ".".join(str(int(part)) for part in found.group("number").split("."))
+    own = found.groupdict().get("prefix")
+    return f"{prefix or own}-{number}" if (prefix or own) else number
+
+
 def _string(fields: dict[str, Any], key: str, location: Location) -> str:
     value = fields.get(key, "")
     if isinstance(value, list):
@@ -130,7 +177,14 @@ def _names(fields: dict[str, Any], key: str) -> list[str]:
     return [v.strip().lstrip("@").lower() for v in values if v.strip()]
 
 
-def _task(imported: TrackerImport, path: Path, by: str | None, at: str | None, done: str) -> None:
+def _task(
+    imported: TrackerImport,
+    path: Path,
+    by: str | None,
+    at: str | None,
+    done: str,
+    holders: dict[str, Path],
+) -> None:
     fields, lines = front_matter(path)
     name = str(path)
 
@@ -140,7 +194,18 @@ def _task(imported: TrackerImport, path: Path, by: str | None, at: str | None, d
     for key in ("id", "title", "status"):
         if key not in fields:
             raise InputError(f"Backlog.md task lacks '{key}'", Location(name, 1))
-    ident = check_id(_string(fields, "id", here("id")).lower(), here("id"), "task id")
+    ident = check_id(_canonical(_string(fields, "id", here("id")), None), here("id"), "task id")
+    prefix = ident.rsplit("-", 1)[0] if _NUMBERED.match(ident) else None
+    holder = holders.get(ident)
+    if holder is not None:
+        if _archived(path) and not _archived(holder):
+            imported.warnings.append(
+                f"{name}:{lines.get('id', 1)}: warning: task {ident} is archived here and live "
+                f"in {holder}: the live task is imported"
+            )
+            return
+        raise InputError(f"task {ident} is also given in {holder}", here("id"))
+    holders[ident] = path
     title = _string(fields, "title", here("title"))
     status = _string(fields, "status", here("status"))
     created = tracker_time(_string(fields, "created_date", here("created_date")) or None,
@@ -152,9 +217,10 @@ def _task(imported: TrackerImport, path: Path, by: str | None, at: str | None, d
     body = path.read_text(encoding="utf-8").split("---", 2)[-1]
     reporter = (_names(fields, "reporter") or [None])[0]
     opening = imported.opened(ident, opened, reporter, title, body, here("id"))
-    requires = [check_id(d.lower(), here("dependencies"), "dependency")
+    requires = [check_id(_canonical(d, prefix), here("dependencies"), "dependency")
                 for d in _names(fields, "dependencies")]  # fmt: skip
-    parent_text = _string(fields, "parent_task_id", here("parent_task_id")).strip().lower()
+    parent_given = _string(fields, "parent_task_id", here("parent_task_id")).strip()
+    parent_text = _canonical(parent_given, prefix) if parent_given else ""
     parent = (
         check_id(parent_text, here("parent_task_id"), "parent_task_id") if parent_text else None
     )

@@ -141,11 +141,19 @@ class _Tag:
             if not isinstance(subtasks, list):
                 raise InputError("field 'subtasks' must be a list", where)
             self.item(task, ident, None, where, partial(self.ident, where=where))
+            seen: set[str] = set()
             for sub in subtasks:
                 if not isinstance(sub, dict):
                     raise InputError(f"expected a subtask object, got {sub!r}", where)
                 sub_where = self.where(sub.get("id"))
                 sub_ident = f"{ident}.{self.number(sub.get('id'), sub_where)}"
+                if sub_ident in seen:
+                    raise InputError(
+                        f"task {ident}: subtask id {sub.get('id')!r} is given twice (a subtask "
+                        "id must be unique in its task: dependencies name subtasks by it)",
+                        sub_where,
+                    )
+                seen.add(sub_ident)
                 self.item(
                     sub, sub_ident, ident, sub_where, partial(self.sibling, ident, where=sub_where)
                 )

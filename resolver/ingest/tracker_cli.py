@@ -9,10 +9,12 @@ import before anything is written: the whole source is read and checked first.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from resolver.cli.output import check_target
+from resolver.faces.safe_text import terminal
 from resolver.ingest import writer
 from resolver.ingest.backlog import read_backlog
 from resolver.ingest.beads import read_beads
@@ -111,6 +113,8 @@ def _run(args: argparse.Namespace, read: Callable[[], TrackerImport], deliver: D
     if args.ol:
         check_target(args.ol)
     imported = read()
+    for warning in imported.warnings:
+        print(terminal(warning), file=sys.stderr)
     imported.agents.extend(pattern.lower() for pattern in args.agent)
     declarations = imported.declarations(f"openloop ingest {args.source}")
     deliver(args, imported.ordered_events())

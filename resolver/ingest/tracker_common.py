@@ -105,6 +105,8 @@ class TrackerImport:
     events: dict[str, dict[str, Any]] = field(default_factory=dict)
     items: dict[str, Item] = field(default_factory=dict)
     agents: list[str] = field(default_factory=list)
+    #: ``FILE:LINE: warning: ...`` lines about what was read but not imported.
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def status_channel(self) -> str:

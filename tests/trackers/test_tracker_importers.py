@@ -199,3 +199,52 @@ def test_an_append_refused_writes_nothing(tmp_path: Path, capsys) -> None:
     code, _, err = run(argv, capsys)
     assert code == 2 and err.startswith(f"{log}:2: error:")
     assert log.read_text() == torn and not ol.exists()
+
+
+def _task_file(folder: Path, name: str, front: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(f"---\n{front}---\n\nBody.\n", encoding="utf-8")
+
+
+def test_backlog_as_real_projects_write_it(tmp_path: Path, capsys) -> None:
+    """A project that changed its prefix (task- to BACK-), padded subtask numbers, block
+    scalars, a readme.md beside the tasks, and an archived task whose id a live one reuses."""
+    root = tmp_path / "backlog"
+    _task_file(root / "tasks", "back-2 - B.md", (
+        "id: BACK-2\ntitle: B\nstatus: To Do\ncreated_date: '2025-01-02 10:00'\n"
+        "dependencies:\n  - task-1\n  - '3'\nreferences:\n  - >-\n    https://example.com (a\n"
+        "    folded line)\n"
+    ))  # fmt: skip
+    _task_file(root / "tasks", "back-2.01 - C.md", (
+        "id: BACK-2.01\ntitle: C\nstatus: To Do\ncreated_date: 2025-01-02\n"
+        "parent_task_id: task-2\n"
+    ))  # fmt: skip
+    _task_file(root / "completed", "back-1 - A.md",
+               "id: BACK-1\ntitle: A\nstatus: Done\ncreated_date: 2025-01-01\n"
+               "updated_date: 2025-01-03\n")  # fmt: skip
+    _task_file(root / "archive" / "tasks", "back-1 - Old.md",
+               "id: BACK-1\ntitle: Old\nstatus: To Do\ncreated_date: 2024-01-01\n")  # fmt: skip
+    (root / "tasks" / "readme.md").write_text("# Tasks\n")
+    out, ol = tmp_path / "b.jsonl", tmp_path / "b.ol"
+    code, _, err = run(["ingest", "backlog", str(root), "--ol", str(ol), "-o", str(out)], capsys)
+    assert code == 0, err
+    assert "warning: task back-1 is archived here and live in" in err
+    project = load([tmp_path])
+    assert project.expectation("back-2.1").part_of == "back-2"
+    assert project.task("back-2").requires == ("back-1", "back-3")
+    assert project.event("back-1-opened").text.startswith("A\n"), "the live task, not the archive"
+    _task_file(root / "tasks", "back-1 - Again.md",
+               "id: back-1\ntitle: Again\nstatus: To Do\ncreated_date: 2025-01-01\n")  # fmt: skip
+    code, _, err = run(["ingest", "backlog", str(root), "-o", str(out)], capsys)
+    assert code == 2 and "task back-1 is also given in" in err
+
+
+def test_taskmaster_a_subtask_id_twice_is_named(tmp_path: Path, capsys) -> None:
+    sub = {"title": "S", "status": "pending", "dependencies": []}
+    task = {"id": 4, "title": "T", "status": "pending", "dependencies": [],
+            "subtasks": [sub | {"id": 1}, sub | {"id": 1, "title": "Other"}]}  # fmt: skip
+    source = tmp_path / "tasks.json"
+    source.write_text(json.dumps({"tasks": [task]}, indent=1))
+    code, _, err = run(["ingest", "taskmaster", str(source), "--at", "2025-01-01"], capsys)
+    assert code == 2 and "task tm-4: subtask id 1 is given twice" in err
+    assert err.startswith(f"{source}:")
