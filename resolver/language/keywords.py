@@ -6,6 +6,13 @@ the grammar: a keyword terminal is named after its word, upper case, with a prio
 default (``TITLE.2: /title.../i``), and a block's clauses are the rules inside its ``{ ... }``
 repetition, each named by the keyword it starts with. Adding a clause to the grammar therefore
 adds it to every message.
+
+Keywords are case-insensitive in ASCII only (SPEC §2.1: ``TASK`` and ``Task`` are ``task``). A
+Lark pattern's ``/i`` flag is Python's Unicode case folding, under which the Kelvin sign ``K``
+(U+212A) is a ``k``, the long ``ſ`` an ``s`` and the Turkish ``İ``/``ı`` an ``i``: ``tasK`` read as
+``task`` hides a word a reader sees as something else. :func:`ascii_keywords` spells every keyword
+pattern out with ASCII letter classes instead (``[tT][aA][sS][kK]``), and the parser is built from
+that text.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ from lark import Lark
 
 from resolver.resources import grammar_text
 
-__all__ = ["BLOCK_RULES", "Words", "words"]
+__all__ = ["BLOCK_RULES", "Words", "ascii_keywords", "words"]
 
 #: Block kind -> the grammar rule whose repetition lists its clauses (``top``: declarations).
 BLOCK_RULES = {
@@ -31,6 +38,23 @@ BLOCK_RULES = {
     "event": "event_decl",
     "test": "test_decl",
 }
+
+
+#: A keyword terminal as the grammar writes it: ``TITLE.2: /title(?![...])/i``.
+_KEYWORD_LINE = re.compile(
+    r"^(?P<head>[A-Z_]+\.\d+:\s*/)(?P<word>[a-z_]+)(?P<rest>\(\?!.*\))/i\s*$", re.M
+)
+
+
+def ascii_keywords(grammar: str) -> str:
+    """``grammar`` with each keyword's ``/word.../i`` spelled ``/[wW][oO][rR][dD].../``: the same
+    words in any ASCII case, and no other characters."""
+
+    def spelled(match: re.Match[str]) -> str:
+        word = "".join(f"[{c}{c.upper()}]" if c.isalpha() else c for c in match["word"])
+        return f"{match['head']}{word}{match['rest']}/"
+
+    return _KEYWORD_LINE.sub(spelled, grammar)
 
 
 @dataclass(frozen=True)

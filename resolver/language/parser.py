@@ -33,6 +33,7 @@ from resolver.language.builder import (
     Builder,
 )
 from resolver.language.grammar_cache import grammar_cache
+from resolver.language.keywords import ascii_keywords
 from resolver.language.model import (
     Actor,
     Alias,
@@ -62,7 +63,7 @@ __all__ = [
 def _parser() -> Lark:
     """The compiled parser: built on first use, then shared; its tables are read from a cache
     file when one matches (``grammar_cache.py``: building them costs about 0.1 s)."""
-    grammar = grammar_text()
+    grammar = ascii_keywords(grammar_text())  # keywords: ASCII case-insensitive only
     return Lark(
         grammar,
         parser="lalr",
