@@ -1,9 +1,11 @@
 """The per-channel log in blocks, so that a standpoint reads summaries instead of every event.
 
-Footprints and gaps need, per channel, only which events are visible: their latest ``at`` and
-the runs of visible sequence numbers. Consecutive events are summarised in blocks (least and
-greatest ``at`` and ``recorded``); at a standpoint ``rules/standpoint/channel_log.lp`` finds
-each block wholly visible, wholly invisible, or partial, and reads the events of partial blocks
+Footprints and gaps need, per channel, only which events are visible and which are known: their
+latest ``at``, and the runs of sequence numbers that visible or known records hold (a known
+record of a later event fills its number: SPEC §3, Absence). Consecutive events are summarised
+in blocks (least and greatest ``at`` and ``recorded``); at a standpoint
+``rules/standpoint/channel_log.lp`` finds each block whole (alike at the standpoint) or partial,
+and reads the events of partial blocks
 one by one. This module only groups events (read from the event columns, building no ``Event``)
 and, per query, supplies the events of the blocks whose bounds straddle the standpoint; an
 integrity constraint in the rules refuses an answer if a partial block lacks them. With
@@ -134,7 +136,7 @@ class ChannelLog:
                     f"tdetail({block.channel},{block.number},{a},{r})." for _, a, r in block.events
                 )
         for block in self._seq_blocks:
-            if _straddles(block, at, known):
+            if _seq_straddles(block, at, known):
                 lines.extend(
                     f"sdetail({block.channel},{block.number},{s},{a},{r})."
                     for s, a, r in block.events
@@ -146,6 +148,16 @@ def _straddles(block: _Block, at: int, known: int) -> bool:
     whole = block.at_max <= at and block.rec_max <= known
     none = block.at_min > at or block.rec_min > known
     return not whole and not none
+
+
+def _seq_straddles(block: _Block, at: int, known: int) -> bool:
+    """A seq block is partial unless its events are alike: all visible, none known, or all
+    known and none visible (known records of later events hold their seqs: SPEC 3, Absence;
+    ``rules/standpoint/channel_log.lp`` judges the blocks the same way)."""
+    visible = block.at_max <= at and block.rec_max <= known
+    unknown = block.rec_min > known
+    later = block.at_min > at and block.rec_max <= known
+    return not (visible or unknown or later)
 
 
 def _seq_runs(rows: list[tuple[int, int, int]], size: int) -> Iterable[list[tuple[int, int, int]]]:

@@ -81,7 +81,10 @@ def test_blocks_wholly_after_the_standpoint_or_unrecorded_are_not_seen() -> None
     latest = 10**6
     assert standpoint("tblock(1,1,500,600,500,600).", now=100, known=latest).has("tb_none(1,1)")
     future = "sblock(1,1,1,2,500,500,600,500,600)."
-    assert standpoint(future, now=100, known=latest).has("sb_none(1,1)")
+    # known, but happened after T: a known later record (it holds its seqs), never visible
+    later = standpoint(future, now=100, known=latest)
+    assert later.has("sb_later(1,1)") and not later.named("vnode")
+    assert later.has("knode(1,1,1)")
     assert standpoint(future, now=latest, known=100).has("sb_none(1,1)")
     assert standpoint("cblock(10,1,5,2,500,600,500,600).", now=100, known=latest).has("cb_none(5)")
 
@@ -160,3 +163,36 @@ def test_the_gap_chain_crosses_blocks_that_overlap_on_a_repeated_seq() -> None:
     a = standpoint(facts, now=400)
     assert a.named("gap") == {"gap(1,18,19)", "gap(1,23,29)"}
     assert a.named("gap_step") == {"gap_step(1,18,23,150)"}
+
+
+def test_a_known_later_record_is_no_gap() -> None:
+    """SPEC 3, Absence: a seq is missing only when no record known at K holds it. Seq 2 was
+    recorded by K but happened after T: it happened later, nothing can hide there."""
+    facts = _chain((1, 100), (2, 500), (3, 200))
+    assert not standpoint(facts, now=300, known=10**6).named("gap")
+    # at K = T it is not yet known: then it is a gap, ending at the next visible event
+    a = standpoint(facts, now=300, known=300)
+    assert a.named("gap") == {"gap(1,2,2)"} and a.has("gap_end(1,2,2,200)")
+
+
+def test_a_gap_needs_visible_events_on_both_sides() -> None:
+    """Seq 3 is held by no record, between visible 1 and the known later record 4, then 6
+    is missing between known later records only, and 8 between visible 7 and visible 9."""
+    facts = _chain((1, 100), (4, 500), (5, 600), (7, 150), (9, 160), (11, 700))
+    a = standpoint(facts, now=300, known=10**6)
+    assert a.named("gap") == {"gap(1,2,3)", "gap(1,6,6)", "gap(1,8,8)"}
+    # the gap's end is the known record just above it: seq 4 happened at 500
+    assert a.has("gap_end(1,2,3,500)") and a.has("gap_end(1,6,6,150)")
+    assert not a.has("gap(1,10,10)"), "no visible event above 10"
+
+
+def test_a_partial_block_holds_its_known_later_records() -> None:
+    """Seqs 1..4 in one block: 2 recorded by K but after T fills its number, 3 unknown at K
+    leaves a gap between visible 1 and visible 4."""
+    facts = (
+        "sblock(1,1,1,4,100,100,500,100,900). sdetail(1,1,1,100,100). sdetail(1,1,2,500,200). "
+        "sdetail(1,1,3,120,900). sdetail(1,1,4,130,130)."
+    )
+    a = standpoint(facts, now=300, known=300)
+    assert a.has("sb_partial(1,1)") and a.has("knode(1,1,2)") and not a.has("vnode(1,1,2)")
+    assert a.named("gap") == {"gap(1,3,3)"} and a.has("gap_end(1,3,3,130)")
