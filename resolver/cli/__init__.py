@@ -23,4 +23,5 @@ COMMANDS = (
     "hook",
     "mcp",
     "audit",
+    "init",
 )

@@ -3,14 +3,19 @@
 Each importer writes ordinary JSON-lines events (SPEC §6): to stdout, to ``-o FILE`` (streamed into
 a temporary file renamed into place only on success, so bad input leaves nothing written), or with
 ``--append FILE`` only the events FILE does not hold yet, under the same lock as ``record``.
+Every file written (``-o``, ``--ol``) goes through the one output path of ``status -o``
+(:mod:`resolver.cli.output`), and every target is checked before anything is read or written.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable
+import os
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from resolver import inputs
+from resolver.cli.output import check_append_target, check_target, target_error
 from resolver.ingest import tracker_cli, writer
 from resolver.ingest.git import GitOptions, commit_events
 from resolver.ingest.github import read_github
@@ -105,6 +110,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     junit.set_defaults(func=run_junit)
 
     tracker_cli.register(sources, _add_destination, _deliver)
+    for source in sources.choices.values():  # every importer, trackers included
+        source.set_defaults(func=_guarded(source.get_default("func")))
 
 
 def _add_issue_prefix(parser: argparse.ArgumentParser, what: str) -> None:
@@ -123,6 +130,47 @@ def _add_destination(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="add to FILE only the events it does not hold yet (locked, like record)",
     )
+
+
+def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """``run`` after :func:`check_destinations`: nothing is read into a file or written before
+    every file this import would write is known to be writable and none is one of its inputs."""
+
+    def guarded(args: argparse.Namespace) -> int:
+        check_destinations(args)
+        return run(args)
+
+    return guarded
+
+
+def check_destinations(args: argparse.Namespace) -> None:
+    """Note the import's input files (``ingest junit r.xml -o r.xml`` must not replace its own
+    report) and refuse, before any work, a ``-o``, ``--ol`` or ``--append`` target the one output
+    path would refuse, or one file named twice."""
+    named = getattr(args, "files", None) or [getattr(args, "file", None)]
+    for source in named:
+        if isinstance(source, str):
+            inputs.note(source)
+    targets = []
+    for option, flag in (("output", "-o"), ("ol", "--ol"), ("append", "--append")):
+        target = getattr(args, option, None)
+        if not isinstance(target, str) or target == "-":
+            continue
+        if option == "append":
+            check_append_target(target)
+        else:
+            check_target(target)
+            source = inputs.read_as(target)
+            if source is not None:
+                raise target_error(target, f"refusing to overwrite the input file '{source}'")
+        same = next((t for t in targets if _same_file(t[1], target)), None)
+        if same is not None:
+            raise target_error(target, f"named by both {same[0]} and {flag}; give two files")
+        targets.append((flag, target))
+
+
+def _same_file(a: str, b: str) -> bool:
+    return os.path.realpath(a) == os.path.realpath(b)
 
 
 def _deliver(args: argparse.Namespace, events: Iterable[dict[str, Any]]) -> None:

@@ -9,18 +9,28 @@
   destroying it, so it is opened and written like the shell does.
 - A target that is one of the command's input files is refused (see :mod:`resolver.inputs`),
   as are folders and names whose folder does not exist.
+- A file that must not be clobbered (``openloop init`` without ``--force``) is linked into place
+  from the temporary file, which fails if the name exists: no window between a check and the
+  write in which another file could appear and be replaced.
+
+This is the one output path: ``status -o``, ``graph -o``, ``test --junit``, every importer's
+``-o`` and ``--ol`` (streamed through :func:`writing`), ``init``; ``--append`` targets are
+checked by :func:`check_append_target` (appending needs a regular file it can read back).
 
 Every refusal is an :class:`~resolver.errors.InputError` printed as ``FILE: error: ...`` (exit 2).
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 from resolver import inputs
 from resolver.errors import InputError, Location
@@ -48,8 +58,24 @@ def check_target(output: str) -> None:
         raise target_error(output, f"no such folder '{real.parent}'")
 
 
-def write_bytes(data: bytes, output: str) -> None:
-    """Write ``data`` to ``output`` as ``> output`` would, atomically for regular files."""
+def write_bytes(data: bytes, output: str, *, replace: bool = True) -> None:
+    """Write ``data`` to ``output`` as ``> output`` would, atomically for regular files; with
+    ``replace=False`` an existing ``output`` is refused instead."""
+    with writing(output, replace=replace) as stream:
+        try:
+            stream.write(data)
+        except OSError as exc:
+            raise target_error(output, f"cannot write: {exc.strerror or exc}") from None
+
+
+@contextlib.contextmanager
+def writing(output: str, *, replace: bool = True) -> Iterator[IO[bytes]]:
+    """A binary stream whose content lands on ``output`` only when the block ends normally.
+
+    A regular file (or a new name) is a temporary file in the same folder, flushed, synced and
+    renamed (or, without ``replace``, linked) into place; an exception in the block removes it
+    and leaves ``output`` as it was. A FIFO or a device is opened and written in place.
+    """
     real = _follow(output)
     check_target(output)
     source = inputs.read_as(real)
@@ -61,11 +87,40 @@ def write_bytes(data: bytes, output: str) -> None:
         status = None
     except OSError as exc:
         raise target_error(output, f"cannot write: {exc.strerror}") from None
+    if not replace and (status is not None or os.path.lexists(output)):
+        raise _exists(output)
     if status is not None and not stat.S_ISREG(status.st_mode):
-        _write_in_place(data, real, output)
+        with _in_place(real, output) as stream:
+            yield stream
         return
     mode = stat.S_IMODE(status.st_mode) if status is not None else 0o666 & ~_umask()
-    _write_atomically(data, real, output, mode)
+    with _atomically(real, output, mode, replace) as stream:
+        yield stream
+
+
+def check_append_target(output: str) -> None:
+    """Refuse, before anything is read or written, an ``--append`` target that cannot be
+    appended to safely: a folder, a missing folder, an input file, or anything but a regular
+    file (appending reads the log back first, which a FIFO or a device cannot give)."""
+    real = _follow(output)
+    check_target(output)
+    source = inputs.read_as(real)
+    if source is not None:
+        raise target_error(output, f"refusing to append to the input file '{source}'")
+    try:
+        status = os.stat(real)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise target_error(output, f"cannot append: {exc.strerror}") from None
+    if not stat.S_ISREG(status.st_mode):
+        raise target_error(
+            output, "is not a regular file; --append reads the log it adds to (use -o to stream)"
+        )
+
+
+def _exists(output: str) -> InputError:
+    return target_error(output, "already exists; --force replaces it")
 
 
 def write_stdout(text: str) -> None:
@@ -86,34 +141,65 @@ def _follow(output: str) -> Path:
         raise target_error(output, f"cannot write: {exc.strerror or exc}") from None
 
 
-def _write_atomically(data: bytes, real: Path, output: str, mode: int) -> None:
+@contextlib.contextmanager
+def _atomically(real: Path, output: str, mode: int, replace: bool) -> Iterator[IO[bytes]]:
     try:
         handle, temporary = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.")
     except OSError as exc:
         raise target_error(output, f"cannot write in '{real.parent}': {exc.strerror}") from None
     try:
         with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
+            yield stream
+            stream.flush()
+            os.fsync(stream.fileno())
         os.chmod(temporary, mode)  # mkstemp makes 0600; give the usual (or the kept) mode
-        os.replace(temporary, real)
+        if replace:
+            os.replace(temporary, real)
+        else:
+            _link_new(temporary, real, output)
     except OSError as exc:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(exc, FileExistsError) and not replace:
+            raise _exists(output) from None
         raise target_error(output, f"cannot write: {exc.strerror or exc}") from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
 
 
-def _write_in_place(data: bytes, real: Path, output: str) -> None:
+def _link_new(temporary: str, real: Path, output: str) -> None:
+    """Put ``temporary`` at ``real`` only if nothing is there (a hard link fails on an existing
+    name; where links are not supported, an exclusive rename check is the fallback)."""
+    try:
+        os.link(temporary, real)
+    except FileExistsError:
+        raise
+    except OSError:  # no hard links here: the narrow check-then-rename is the best left
+        if os.path.lexists(real):
+            raise FileExistsError(errno.EEXIST, "exists") from None
+        os.replace(temporary, real)
+        return
+    Path(temporary).unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def _in_place(real: Path, output: str) -> Iterator[IO[bytes]]:
     """A FIFO or a device: opened and written as the shell would (no temporary file)."""
     try:
-        with open(real, "wb") as stream:
-            stream.write(data)
+        stream = open(real, "wb")  # noqa: SIM115 (closed below, errors mapped to one line)
     except OSError as exc:
-        reason = exc.strerror or str(exc)
-        if exc.errno == errno.ENXIO:
-            reason = "not a file, FIFO or device that can be written"
-        raise target_error(output, f"cannot write: {reason}") from None
+        raise target_error(output, f"cannot write: {_reason(exc)}") from None
+    try:
+        with stream:
+            yield stream
+    except OSError as exc:
+        raise target_error(output, f"cannot write: {_reason(exc)}") from None
+
+
+def _reason(exc: OSError) -> str:
+    if exc.errno == errno.ENXIO:
+        return "not a file, FIFO or device that can be written"
+    return exc.strerror or str(exc)
 
 
 def _umask() -> int:

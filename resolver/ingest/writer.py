@@ -2,23 +2,24 @@
 
 Every importer goes through here so that all logs share one canonical form: fields in the order
 of the ``event`` block, absent fields left out, UTF-8 kept as is, one object a line. A whole log
-is streamed into a temporary file in the target's folder and renamed into place only when the
-importer finished, so a failure never leaves a half-written file; appends go through
+(``-o``) or declarations file (``--ol``) goes through the one output path every command uses
+(:func:`resolver.cli.output.writing`): streamed into a temporary file in the target's folder and
+renamed into place only when the importer finished, so a failure never leaves a half-written
+file; a symlink is written through, never replaced; a FIFO or device is written in place; an
+input file of the command is refused. Appends go through
 :func:`resolver.ingest.record.append_lines`, under the same lock as ``openloop record``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import IO, Any
 
-from resolver.errors import InputError
+from resolver.cli.output import writing
 from resolver.vocabulary import MARKERS
 
 #: Field order of an event object (the order of the ``event`` block, SPEC §2.1 and §5.1).
@@ -53,33 +54,19 @@ def dumps(event: dict[str, Any]) -> str:
 
 @contextlib.contextmanager
 def output(path: str | None) -> Iterator[IO[str]]:
-    """A text stream for a whole log: stdout, or a temporary file renamed onto ``path``.
+    """A text stream for a whole log: stdout, or the one output path onto ``path``.
 
-    The rename happens only when the block ends without an exception; otherwise the temporary
-    file is removed and ``path`` is left as it was.
+    The content lands on ``path`` only when the block ends without an exception; otherwise
+    ``path`` is left as it was.
     """
     if path is None or path == "-":
         yield sys.stdout
         sys.stdout.flush()
         return
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise InputError(f"cannot write {path}: no such directory {str(folder)!r}")
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+    with writing(path) as raw:
+        stream = io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
+        try:
             yield stream
             stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    current = os.umask(0)
-    os.umask(current)
-    return current
+        finally:
+            stream.detach()  # the binary stream is closed by writing(), once
