@@ -11,6 +11,7 @@ runs, on the same history:
   random instant, the median per query (solve and read, with reasons);
 * ``explain``: one expectation's explanation tree on the prepared history (the middle id);
 * ``check``: the gate over every expectation, with each outstanding item's key reason;
+* ``store``: the maintained store's rows (:mod:`resolver.bench.store_rows`);
 * ``compare`` (with ``--compare``): the hand-rolled SQLite state-tier query
   (:mod:`resolver.bench.sqlite_compare`), and the least a long-lived solver with the standpoint
   as externals could cost per query (:mod:`resolver.bench.longlived_floor`).
@@ -25,10 +26,11 @@ import os
 import random
 import statistics
 import subprocess
+import tempfile
 from collections.abc import Callable
 
 from resolver import times
-from resolver.bench import own_peak
+from resolver.bench import own_peak, store_rows
 from resolver.bench.cpu import cpu_seconds
 
 #: (key, ratio field, limit, applies to events from, up to, description)
@@ -85,7 +87,8 @@ def measure(
     end = max(e.at for e in project.events)
 
     for name, jobs in (("status_json", None), ("status_json_jobs1", 1)):
-        wall, cpu, rss = status_json(spec["paths"], end, jobs)
+        with tempfile.TemporaryDirectory() as cache, store_rows.cache_folder(cache):
+            wall, cpu, rss = status_json(spec["paths"], end, jobs)  # cold: an empty store
         out[f"{name}_s"], out[f"{name}_cpu_s"] = round(wall, 4), round(cpu, 4)
         out[f"{name}_over_floor"] = round(cpu / floor_cpu, 3)
         out[f"{name}_rss_mb"] = round(rss, 1)
@@ -126,6 +129,8 @@ def measure(
     out["check_cpu_s"] = round(cpu, 6)
     out["check_over_floor"] = round(cpu / floor_cpu, 4)
     log(f"check: {cpu:.2f} s CPU")
+
+    out["store"] = store_rows.measure(spec, end, instants, floor_cpu, log)
 
     if spec.get("compare"):
         from resolver.bench import sqlite_compare

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from resolver.bench import ingest_bench, ledger_bench, policy_bench
+from resolver.bench import ingest_bench, ledger_bench, policy_bench, store_rows
 from resolver.bench import rows as user_facing
 from resolver.bench.measure import label_of
 from resolver.bench.targets import TARGETS, applies
@@ -97,6 +97,7 @@ def table(results: Sequence[dict]) -> str:
         )
     lines.append("")
     lines.append(user_facing.table(results).rstrip("\n"))
+    lines.append(store_rows.table(results).rstrip("\n"))
     lines += [ingest_bench.row(r) for r in ingest]
     lines += [policy_bench.table(r).rstrip("\n") for r in policies]
     return "\n".join(lines) + "\n" + "".join(ledger_bench.table(r) for r in ledger)
