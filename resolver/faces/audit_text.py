@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from resolver import __version__
-from resolver.faces.safe_text import terminal
+from resolver.faces.safe_text import markdown, spelled, terminal
 from resolver.faces.sarif import SCHEMA_URI
 from resolver.times import format_time
 from resolver.verdicts.audit import VERDICTS, AuditClose, AuditResult, CloseGate
@@ -36,7 +36,7 @@ def render(result: AuditResult, form: str) -> str:
         return json.dumps(as_json(result), indent=2, ensure_ascii=False) + "\n"
     if form == "sarif":
         return json.dumps(as_sarif(result), indent=2, ensure_ascii=False) + "\n"
-    return _markdown(result) if form == "md" else terminal(_text(result))
+    return markdown(_markdown(result)) if form == "md" else terminal(_text(result))
 
 
 def _share(part: int, whole: int) -> str:
@@ -230,12 +230,20 @@ def render_gate(gate: CloseGate, form: str) -> str:
         return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     if form == "github":
         level = "notice" if gate.state == "complete" else "error"
-        message = f"{first}. {gate.reason}".replace("%", "%25").replace("\r", "%0D")
-        text = f"::{level} title=openloop audit --close {gate.target}::" + message.replace(
-            "\n", "%0A"
-        )
-        return _cut(text) + "\n"
+        title = _property(f"openloop audit --close {gate.target}")
+        text = f"::{level} title={title}::" + _data(f"{first}. {gate.reason}")
+        return spelled(_cut(text)) + "\n"
     return terminal(_cut(f"{first}\n  {gate.reason}")) + "\n"
+
+
+def _data(text: str) -> str:
+    """A workflow command's message, escaped as the runner reads it (one line)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(text: str) -> str:
+    """A workflow command's property value: ``:`` and ``,`` escaped too."""
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def _cut(text: str) -> str:

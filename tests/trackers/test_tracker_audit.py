@@ -160,3 +160,24 @@ def test_bad_input_exits_2(tmp_path: Path, capsys) -> None:
     assert code == 2 and err.startswith(f"{tmp_path / 'a.jsonl'}:1: error:") and out == ""
     code, _, err = run(["audit", str(tmp_path), "--since", "soon"], capsys)
     assert code == 2 and err.startswith("error: --since:")
+
+
+def test_hostile_titles_stay_text(tmp_path: Path, capsys) -> None:
+    """A title with an escape sequence and HTML, and an id with colons and a comma-free
+    ``::``, cannot move the cursor, render as HTML or start a workflow command."""
+    title = "\x1b[2J<img src=x onerror=alert(1)>\n::error::forged"
+    issue = {"id": "bd-1::x", "title": title, "status": "closed", "assignee": "alice",
+             "created_at": "2025-01-01T00:00:00Z", "closed_at": "2025-01-02T00:00:00Z"}  # fmt: skip
+    (tmp_path / "issues.jsonl").write_text(json.dumps(issue) + "\n")
+    folder = tmp_path / "h"
+    folder.mkdir()
+    argv = ["ingest", "beads", str(tmp_path / "issues.jsonl"), "--ol", str(folder / "b.ol")]
+    assert run([*argv, "-o", str(folder / "b.jsonl")], capsys)[0] == 0
+    _, text, _ = run(["audit", str(folder), "--at", NOW], capsys)
+    assert "\x1b" not in text and "\\x1b" in text
+    assert not any(line.lstrip().startswith("::") for line in text.splitlines())
+    _, md, _ = run(["audit", str(folder), "--at", NOW, "--format", "md"], capsys)
+    assert "<img" not in md and "&lt;img" in md
+    _, gh, _ = run(["audit", str(folder), "--close", "bd-1::x", "--format", "github"], capsys)
+    assert gh.count("\n") == 1 and "title=openloop audit --close bd-1%3A%3Ax::" in gh
+    assert "\x1b" not in gh
