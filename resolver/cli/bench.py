@@ -126,6 +126,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="instead: the accuracy study on a real git history (a repository or bundle): "
         "clone, ingest --todos, judge at three standpoints, compare with git, print Markdown",
     )
+    parser.add_argument(
+        "--real",
+        nargs="+",
+        metavar="BUNDLE",
+        help="instead: the real-history row of each git bundle: clone, ingest --todos, then "
+        "status (from the files, then on the store), explain, report and the hook, each in a "
+        "fresh interpreter, CPU seconds and peak RSS",
+    )
     parser.set_defaults(func=run)
 
 
@@ -156,6 +164,24 @@ def _ensure_folder(option: str, folder: Path | None) -> None:
         raise InputError(f"{option}: cannot create '{folder}': {exc.strerror or exc}") from None
 
 
+def _real(args: argparse.Namespace) -> int:
+    """``--real BUNDLE...``: the real-history row of each bundle."""
+    from resolver.bench import real_rows
+
+    for bundle in args.real:
+        if not Path(bundle).is_file():
+            raise InputError(f"--real: no such bundle: {bundle}")
+    results = []
+    for bundle in args.real:
+        result = real_rows.measure(bundle, lambda m: print(f"[bench real] {m}", file=sys.stderr))
+        results.append(result)
+        if args.json:
+            print(json.dumps({"schema_version": 1, **result}), flush=True)
+    if not args.json:
+        sys.stdout.write(real_rows.table(results))
+    return 0
+
+
 def _gaps(args: argparse.Namespace) -> int:
     """The sequence-gaps measurement; exit 1 if a run failed (a MISS is not a failure)."""
     with tempfile.TemporaryDirectory(prefix="openloop-gaps-") as scratch:
@@ -179,6 +205,8 @@ def run(args: argparse.Namespace) -> int:
         from resolver.bench.study_report import run_study_command
 
         return run_study_command(args.study)
+    if args.real:
+        return _real(args)
     sizes = (args.events,) if args.events else tuple(args.sizes)
     if args.million and harness.MILLION not in sizes:
         sizes = (*sizes, harness.MILLION)
