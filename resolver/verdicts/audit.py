@@ -111,7 +111,6 @@ class AuditResult:
 def audit(prepared: Prepared, now: Standpoint, since: int | None = None) -> AuditResult:
     """Judge every close at or after ``since`` (every one when None) and find false pendings."""
     project, facts = prepared.project, prepared.facts
-    number = {e.id: facts.interner.get(("event", e.id)) for e in project.events}
     claims = [
         e
         for e in project.events
@@ -121,7 +120,9 @@ def audit(prepared: Prepared, now: Standpoint, since: int | None = None) -> Audi
     ]
     groups: dict[tuple[int, int], list[int]] = defaultdict(list)
     for event in claims:
-        groups[(event.at, event.recorded)].append(number[event.id])  # type: ignore[arg-type]
+        number = facts.interner.get(("event", event.id))
+        assert number is not None, event.id
+        groups[(event.at, event.recorded)].append(number)
     states: dict[tuple[int, int], str] = {}
     pending: list[tuple[int, int]] = []
     for (at, recorded), events in sorted(groups.items()):
@@ -155,7 +156,7 @@ def audit(prepared: Prepared, now: Standpoint, since: int | None = None) -> Audi
                 at=event.at,
                 recorded=event.recorded,
                 at_close=state,
-                now=now_state.get(y, "incomplete"),
+                now=now_state[y],
                 verdict=verdicts[(e, y)],
                 status_now=verdict.status if verdict is not None else None,
                 reason=_reason(prepared, resolution, target),
