@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import random
+import select
 import signal
 import sqlite3
 import subprocess
@@ -24,7 +25,7 @@ import ledger_helpers as h
 import pytest
 
 from resolver import api, ledger
-from resolver.ledger import update
+from resolver.ledger import schema, update
 
 EXPECTATIONS = 1000
 STANDPOINTS = ("2024-02-05", "2024-02-15", "2024-02-25")
@@ -132,39 +133,123 @@ def test_a_refresh_killed_at_random_instants_leaves_a_whole_ledger(tmp_path, pre
     assert [e.id for e in ledger.open_list(db)]  # and the ledger still reads as a list
 
 
+#: Refreshes the writer makes while the readers watch; each holds its transaction open until
+#: both readers have read beside it.
+ROUNDS = 3
+#: How long a process waits for the other side's signal before it fails (never reached when
+#: the protocol works: only a broken reader or writer makes a process wait this long).
+STUCK = 120.0
+
+
+def _signal(fd: int, byte: bytes) -> None:
+    os.write(fd, byte)
+
+
+def _await(fd: int, what: str) -> bytes:
+    """One byte from ``fd``; fail (rather than hang) if the other side died."""
+    ready, _, _ = select.select([fd], [], [], STUCK)
+    byte = os.read(fd, 1) if ready else b""
+    if not byte:
+        raise AssertionError(f"no signal: {what}")
+    return byte
+
+
+def _holding_commits(opened: list[int], read: int) -> None:
+    """In the writer (a forked child): every ledger connection, just before it runs COMMIT,
+    tells each reader that a refresh's transaction is open and waits until each has read."""
+    connect = schema.connect
+
+    def connect_and_hold(db, *args, **kwargs):
+        conn = connect(db, *args, **kwargs)
+
+        def trace(statement: str) -> None:
+            if statement.strip().upper().startswith("COMMIT"):
+                for fd in opened:
+                    _signal(fd, b"o")
+                for _ in opened:
+                    _await(read, "a reader reading beside the open refresh")
+
+        conn.set_trace_callback(trace)
+        return conn
+
+    schema.connect = connect_and_hold
+
+
 def test_two_readers_beside_a_refresh_never_see_half_of_one(tmp_path, prepared) -> None:
+    """Synchronised on events, not on time: the writer holds each refresh's transaction open
+    (rows written, COMMIT not yet run) until both readers have read the ledger and proved that a
+    write is in progress; in between, the readers read as fast as they can while the writer
+    writes. Each read must show one refresh, whole: the last committed one at each signal."""
     _, history, points, derived = prepared
     db = tmp_path / "ledger.db"
-    update.record(db, "refresh", points[0], derived[points[0].at], history.sources, 999)
+    first = update.record(db, "refresh", points[0], derived[points[0].at], history.sources, 999)
     open_ids = {at: sorted(v.id for v in verdicts if v.open) for at, verdicts in derived.items()}
     seen = tmp_path / "seen"
+    seen.mkdir()
 
-    def reader(name: str) -> Callable[[], None]:
+    def whole() -> int:
+        state = ledger.state(db, check_log=False)
+        assert state.refresh is not None
+        ids = [e.id for e in state.entries]
+        assert ids == open_ids[state.refresh.at]
+        assert len(ids) == state.refresh.open
+        assert {e.check.refresh.id for e in state.entries} == {state.refresh.id}
+        return state.refresh.id
+
+    def write_in_progress() -> bool:
+        probe = sqlite3.connect(db, timeout=0, isolation_level=None)
+        try:
+            probe.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            return "locked" in str(exc)
+        finally:
+            probe.close()
+        return False
+
+    def reader(name: str, signals: int, done: int) -> Callable[[], None]:
         def work() -> None:
-            refreshes = set()
-            deadline = time.monotonic() + 1.5
-            while time.monotonic() < deadline:
-                state = ledger.state(db, check_log=False)
-                assert state.refresh is not None
-                ids = [e.id for e in state.entries]
-                assert ids == open_ids[state.refresh.at]
-                assert len(ids) == state.refresh.open
-                assert {e.check.refresh.id for e in state.entries} == {state.refresh.id}
-                refreshes.add(state.refresh.id)
-            (seen / name).write_text(str(len(refreshes)))
+            refreshes, reads = [], 0
+            for round_ in range(ROUNDS + 1):
+                while not select.select([signals], [], [], 0)[0]:  # free reads while it writes
+                    whole()
+                    reads += 1
+                byte = _await(signals, "the writer's next refresh")
+                current = whole()
+                assert current == first.id + round_, "a read at a signal saw the wrong refresh"
+                refreshes.append(current)
+                if byte == b"o":
+                    assert write_in_progress(), "the signal came without an open transaction"
+                    _signal(done, b"r")
+            (seen / name).write_text(f"{len(set(refreshes))} {reads}")
 
         return work
 
-    seen.mkdir()
-    writer = _fork(_writer(db, history, points, derived))
-    readers = [_fork(reader(name)) for name in ("one", "two")]
+    to_readers = [os.pipe() for _ in range(2)]
+    from_readers = os.pipe()
+    readers = [
+        _fork(reader(name, to_readers[n][0], from_readers[1]))
+        for n, name in enumerate(("one", "two"))
+    ]
+
+    def writer() -> None:
+        _holding_commits([w for _, w in to_readers], from_readers[0])
+        for k in range(ROUNDS):
+            point = points[(k + 1) % len(points)]
+            update.record(db, "refresh", point, derived[point.at], history.sources, 1000 + k)
+        for _, w in to_readers:
+            _signal(w, b"d")  # the last refresh is committed: read it once more
+
+    writing = _fork(writer)
     codes = [os.waitpid(pid, 0)[1] for pid in readers]
-    os.kill(writer, signal.SIGKILL)
-    os.waitpid(writer, 0)
-    assert codes == [0, 0], "a reader saw a refresh half written"
-    counts = [int((seen / name).read_text()) for name in ("one", "two")]
-    assert min(counts) > 1, "the readers did not overlap a refresh"
-    _assert_whole(db, derived)
+    if codes != [0, 0]:
+        os.kill(writing, signal.SIGKILL)
+    writer_code = os.waitpid(writing, 0)[1]
+    assert codes == [0, 0], "a reader saw a refresh half written, or the wrong one"
+    assert writer_code == 0, "the writer failed"
+    counts = [(seen / name).read_text().split() for name in ("one", "two")]
+    assert [int(c[0]) for c in counts] == [ROUNDS + 1] * 2  # each refresh seen, in order
+    latest, _ = _assert_whole(db, derived)
+    assert latest == first.id + ROUNDS
 
 
 def test_the_command_killed_mid_refresh_keeps_the_previous_refresh(tmp_path, prepared) -> None:
