@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from resolver import api
 from resolver.cli.main import main
 from resolver.language.loader import load_with_warnings
 from resolver.verdicts.lint import lint
@@ -88,7 +89,9 @@ def test_locations_point_into_files(tmp_path):
 
 
 def test_cli_exit_codes(tmp_path, capsys):
-    (tmp_path / "h.ol").write_text(PREAMBLE + "expectation x { opened_by nope }", encoding="utf-8")
+    (tmp_path / "h.ol").write_text(
+        PREAMBLE + OK + "expectation x { opened_by nope }", encoding="utf-8"
+    )
     assert main(["lint", str(tmp_path)]) == 0
     captured = capsys.readouterr()
     assert captured.out.startswith(f"{tmp_path}/h.ol:") and ": warning: " in captured.out
@@ -162,3 +165,23 @@ def test_the_declarations_alone_derive_what_lint_reads(fixture):
     alone = declared_atoms(prepared.facts)
     for name in ("mention", "acts_as", "pattern_applies", "never_opens"):
         assert sorted(alone.get(name)) == sorted(prepared.core.get(name)), name
+
+
+def test_a_declared_work_channel_without_events_is_warned_about(tmp_path):
+    source = "channel issues work\nexpectation x { opened 2024-07-01 want a = 1 }\n"
+    found = [w for w in warnings_for(tmp_path, source + OK) if "channel issues" in w]
+    assert len(found) == 1
+    assert found[0].startswith(f"{tmp_path}/h.ol:6:1: warning: channel issues is declared but ")
+    assert "INCOMPLETE_SEARCH instead of CORROBORATED_OPEN" in found[0]
+    # what it says is what the rules do: the open expectation's search is incomplete
+    (tmp_path / "h.ol").write_text(PREAMBLE + source + OK, encoding="utf-8")
+    resolution = api.status(api.prepare([tmp_path]), at="2024-07-02")
+    assert resolution.expectation("x").confidence == "INCOMPLETE_SEARCH"
+
+
+def test_no_channel_warning_when_every_expectation_names_its_search(tmp_path):
+    source = "channel issues work\nexpectation x { opened 2024-07-01 want a = 1 search commits }\n"
+    assert not [w for w in warnings_for(tmp_path, source + OK) if "channel issues" in w]
+    # a mention channel is never searched by default
+    source = "channel chat mention\nexpectation x { opened 2024-07-01 want a = 1 }\n"
+    assert not [w for w in warnings_for(tmp_path, source + OK) if "channel chat" in w]

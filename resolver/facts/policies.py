@@ -31,6 +31,7 @@ from resolver.errors import InputError
 from resolver.facts.interning import check_int
 from resolver.facts.linker import Vocabulary
 from resolver.facts.policy_index import EventIndex, sets_value
+from resolver.language.globs import compile_glob, glob_parts
 from resolver.language.model import (
     TIERS,
     Condition,
@@ -42,8 +43,10 @@ from resolver.language.model import (
 )
 from resolver.language.substitution import (
     instantiate_obligation,
+    names_in,
     substitute,
     substitute_assignment,
+    substitute_glob,
 )
 
 __all__ = ["Ids", "PolicyFacts", "measure"]
@@ -77,6 +80,10 @@ class PolicyFacts:
     #: ``want touches`` items: (item number, glob, opening instant in Unix seconds or None),
     #: for the index of their first glob hit after the opening (:func:`_touch_index`).
     wanting: list[tuple[int, str, int | None]] = field(default_factory=list)
+    #: Globs of instances' own ``want touches`` (substituted), measured like the others.
+    globs: set[str] = field(default_factory=set)
+    #: Per-path instances' paths: (trigger number, path number, path, the `when touches` glob).
+    paths: set[tuple[int, int, str, str]] = field(default_factory=set)
 
     def fact(self, name: str, *args: int | str) -> None:
         parts = []
@@ -124,7 +131,7 @@ def measure(project: Project, ids: Ids, vocabulary: Vocabulary) -> PolicyFacts:
             return number
         shapes_done.add(number)
         _shape_facts(out, number, s, ids, siblings)
-        if s.want_touches is not None:
+        if s.want_touches is not None and not names_in(s.want_touches):
             globs.add(s.want_touches)
         if s.before_next_kind is not None:
             kinds.add(s.before_next_kind)
@@ -150,6 +157,11 @@ def measure(project: Project, ids: Ids, vocabulary: Vocabulary) -> PolicyFacts:
                 globs.add(c.operand)
         _instances(out, policy, p, template, ids, index, declared, project.derived)
 
+    globs |= out.globs
+    for trigger, path, text, glob in sorted(out.paths):
+        out.fact("event_file", trigger, path)
+        if compile_glob(glob).fullmatch(text):
+            out.fact("path_hit", ids.tag(("glob", glob)), path)
     # Events that set a key some would-be instance wants (or is superseded by) are candidates.
     for key in out.keys:
         out.relevant |= index.by_key.get(key, set())
@@ -210,7 +222,7 @@ def _shape_facts(
         out.fact("shape_before", s, ids.event(x.before))
     if x.before_next_kind is not None:
         out.fact("shape_next_kind", s, ids.tag(("kind", x.before_next_kind)))
-    if x.want_touches is not None:
+    if x.want_touches is not None and not names_in(x.want_touches):
         out.fact("shape_want_touches", s, ids.tag(("glob", x.want_touches)))
     if x.part_of is not None and siblings is None:
         out.fact("shape_part_of", s, ids.item(x.part_of))
@@ -262,11 +274,23 @@ def _instances(
         pool &= other
     keyed = policy.conditions[policy.keyed] if policy.keyed is not None else None
     c_keyed = ids.tag(("cond", policy.id, policy.keyed)) if keyed is not None else None
+    path_glob = None
+    if policy.path_cond is not None:
+        c_path = ids.tag(("cond", policy.id, policy.path_cond))
+        path_text = policy.conditions[policy.path_cond].operand
+        path_glob = glob_parts(path_text)
     for ident in sorted(pool):
         event = index.events[ident]
         base = {"event": ident, "by": event.by or ""}
         matches: list[tuple[str | None, Value | None, dict[str, str]]] = []
-        if keyed is None:
+        if path_glob is not None:
+            # one instance per path the `when touches` glob matches: `$path` and its parts
+            for path in event.files:
+                found = path_glob.fullmatch(path)
+                if found is not None:
+                    parts = {str(n): part or "" for n, part in enumerate(found.groups(), 1)}
+                    matches.append((path, None, {**base, "path": path, **parts}))
+        elif keyed is None:
             matches.append((None, None, base))
         else:
             pattern = keyed.operand
@@ -282,7 +306,8 @@ def _instances(
                 names = {**base, "key": a.key, "value": _text(a.value), "1": star, "note": note}
                 matches.append((a.key, a.value, names))
         for key, value, names in matches:
-            instance = f"{policy.id}/{ident}" + (f"/{key}" if policy.per_key else "")
+            per = policy.per_key or path_glob is not None
+            instance = f"{policy.id}/{ident}" + (f"/{key}" if per else "")
             if instance in declared:
                 raise InputError(
                     f"instance '{instance}' of policy '{policy.id}' has the id of a declaration "
@@ -294,9 +319,13 @@ def _instances(
             out.fact("potential", number, p, ids.event(ident))
             if key is not None and c_keyed is not None:
                 out.fact("keyed", number, c_keyed, ids.key(key))
+            if key is not None and path_glob is not None:
+                path = ids.tag(("path", key))
+                out.fact("pathed", number, c_path, path)
+                out.paths.add((ids.event(ident), path, key, path_text))
             if template is None:
                 x = _instance_shape(policy.shape, instance, ident, names, value)
-                _want_facts(out, number, x, ids)
+                _want_facts(out, number, x, ids, policy.shape)
                 if x.want_touches is not None:
                     out.wanting.append((number, x.want_touches, event.at))
                 out.linkable.append((x, event.text))
@@ -304,10 +333,10 @@ def _instances(
                 continue
             obligations = []
             for s in template.obligations:
-                ob = instantiate_obligation(s, instance)
+                ob = instantiate_obligation(s, instance, names)
                 o = ids.item(ob.id)
                 out.fact("potential_obligation", o, number, ids.tag(("shape", template.id, s.id)))
-                _want_facts(out, o, ob, ids)
+                _want_facts(out, o, ob, ids, s)
                 if ob.want_touches is not None:
                     own = _declared_opening(ob, None, index)
                     out.wanting.append((o, ob.want_touches, event.at if own is None else own))
@@ -315,10 +344,13 @@ def _instances(
                 derived[ob.id] = ob
                 obligations.append(ob.id)
             title = policy.shape.title
+            own = template.task.title
             derived[instance] = Task(
                 id=instance,
                 location=policy.location,
-                title=substitute(title, names) if title is not None else template.task.title,
+                title=substitute(title, names)
+                if title is not None
+                else (substitute(own, {"task": instance}) if own is not None else None),
                 opened_by=ident,
                 principals=policy.shape.principals or template.task.principals,
                 requires=tuple(dict.fromkeys((*template.task.requires, *policy.shape.requires))),
@@ -337,10 +369,18 @@ def _instance_shape(
         opened_by=trigger,
         want=substitute_assignment(shape.want, names, value),
         superseded_when=substitute_assignment(shape.superseded_when, names, value),
+        want_touches=substitute_glob(shape.want_touches, names),
     )
 
 
-def _want_facts(out: PolicyFacts, number: int, x: Expectation, ids: Ids) -> None:
+def _want_facts(
+    out: PolicyFacts, number: int, x: Expectation, ids: Ids, shape: Expectation | None = None
+) -> None:
+    """An instance's own wanted key and value, superseding state and, where its shape's glob
+    has substitutions, its wanted glob (else the shape carries it: ``shape_want_touches``)."""
+    if x.want_touches is not None and shape is not None and names_in(shape.want_touches or ""):
+        out.fact("inst_want_touches", number, ids.tag(("glob", x.want_touches)))
+        out.globs.add(x.want_touches)
     if x.want is not None:
         out.keys.add(x.want.key)
         out.fact("inst_want", number, ids.key(x.want.key), ids.value(x.want.value))

@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from resolver.facts.linker import Vocabulary
-from resolver.language.globs import compile_glob
+from resolver.language.globs import GlobError, compile_glob
 from resolver.language.model import Condition, Event, Value
 
 __all__ = ["EventIndex", "sets_value"]
@@ -57,8 +57,12 @@ class EventIndex:
     def glob_events(self, glob: str) -> set[str]:
         found = self._globs.get(glob)
         if found is None:
-            match = compile_glob(glob).fullmatch
             found = set()
+            try:
+                match = compile_glob(glob).fullmatch
+            except GlobError:  # a substituted glob that is no glob (`docs//x`): matches nothing
+                self._globs[glob] = found
+                return found
             for path, ids in self.by_path.items():
                 if match(path):
                     found |= ids

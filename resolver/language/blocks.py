@@ -19,7 +19,7 @@ from lark import Token
 
 from resolver.errors import InputError, Location
 from resolver.language import values as v
-from resolver.language.globs import GlobError, compile_glob
+from resolver.language.globs import GlobError, compile_glob, wildcards
 from resolver.language.model import Assignment, Condition, Expectation, Policy, Task, Template
 from resolver.language.substitution import POLICY_NAMES, TEMPLATE_NAMES, names_in
 from resolver.language.syntax_errors import article
@@ -33,6 +33,7 @@ __all__ = [
     "glob",
     "obligation",
     "reject_substitutions",
+    "touches_glob",
 ]
 
 #: A clause as the transformer hands it to its block: (clause word, keyword token, value).
@@ -90,6 +91,8 @@ def fields(clauses: Iterable[Clause], block: str) -> tuple[dict[str, Any], dict[
     out: dict[str, Any] = {}
     for name, keyword, value in clauses:
         field = _FIELDS[name]
+        if isinstance(value, Assignment) and isinstance(value.value, v.BareValue):
+            value = Assignment(value.key, "$value")  # checked: now the same as quoted
         if name in _LIST_CLAUSES:
             out[field] = tuple(dict.fromkeys((*out.get(field, ()), *value)))
             continue
@@ -122,10 +125,10 @@ def obligation(task_id: str, clause: Clause, owner: str = "task") -> Expectation
 
 
 def _substitution_sites(clauses: Iterable[Clause]) -> Iterable[tuple[Token, list[str]]]:
-    """(clause keyword, ``$`` names used) for title, want and superseded_when clauses."""
+    """(clause keyword, ``$`` names used) for title, want, want touches and superseded_when."""
     for name, keyword, value in clauses:
         texts: list[str] = []
-        if name == "title":
+        if name in ("title", "want_touches"):
             texts = [value]
         elif name in ("want", "superseded_when"):
             texts = [value.key] + ([value.value] if isinstance(value.value, str) else [])
@@ -147,8 +150,14 @@ def _refuse(keyword: Token, name: str, why: str) -> InputError:
 def reject_substitutions(clauses: Iterable[Clause], where: str) -> None:
     """Outside policies and templates a ``$`` in a key has nothing to stand for."""
     for name, keyword, value in clauses:
+        used: list[str] = []
         if name in ("want", "superseded_when") and "$" in value.key:
             used = names_in(value.key) or [""]
+        elif name in ("want", "superseded_when") and isinstance(value.value, v.BareValue):
+            used = ["value"]
+        elif name == "want_touches":
+            used = names_in(value)
+        if used:
             raise _refuse(
                 keyword, used[0], f"substitutions apply in policies and templates, not in {where}"
             )
@@ -165,8 +174,13 @@ def build_template(ident: str, location: Location, items: list[Any]) -> Template
         ob_name, ob_clauses = clause[2]
         for keyword, used in _substitution_sites(ob_clauses):
             for name in used:
-                if name not in TEMPLATE_NAMES:
-                    raise _refuse(keyword, name, "a template obligation may use only $task")
+                if name not in TEMPLATE_NAMES and name != "path" and not name.isdigit():
+                    raise _refuse(
+                        keyword,
+                        name,
+                        "a template obligation may use $task, and $path, $1, ... when a policy "
+                        "that opens it has a 'when touches'",
+                    )
         for name, keyword, value in ob_clauses:
             if name != "requires":
                 continue
@@ -179,7 +193,9 @@ def build_template(ident: str, location: Location, items: list[Any]) -> Template
                         v.loc(keyword),
                     )
     for keyword, used in _substitution_sites(clauses):
-        raise _refuse(keyword, used[0], "a template's own title cannot be substituted")
+        for name in used:
+            if name != "task":
+                raise _refuse(keyword, name, "a template's own title may use only $task")
     built, _ = fields(clauses, "template")
     task = Task(id=ident, location=location, obligations=tuple(s.id for s in shapes), **built)
     return Template(ident, location, task, tuple(shapes))
@@ -213,8 +229,16 @@ def build_policy(ident: str, location: Location, items: list[Clause]) -> Policy:
                     "scope)",
                     v.loc(keyword),
                 )
+    for c in conditions:
+        if c.kind == "touches" and names_in(c.operand):
+            raise InputError(
+                f"'${names_in(c.operand)[0]}' in 'when touches' has nothing to stand for: a "
+                "condition decides what triggers, before anything is matched",
+                c.location,
+            )
     keyed = next((i for i, c in enumerate(conditions) if c.kind == "set" and not c.negated), None)
-    available = {"event", "by"}
+    path_cond, path_names = _path_names(ident, location, conditions, keyed, clauses)
+    available = {"event", "by", *path_names}
     for name, keyword, value in clauses:
         if name in ("want", "superseded_when") and "note" in _assignment_names(value):
             raise _refuse(keyword, "note", "$note stands for words, in a policy's title only")
@@ -226,7 +250,9 @@ def build_policy(ident: str, location: Location, items: list[Clause]) -> Policy:
         for name in used:
             if name in available:
                 continue
-            if name in ("key", "value", "1", "note"):
+            if name == "path" or (name.isdigit() and keyed is None):
+                why = _path_why(name, conditions)
+            elif name in ("key", "value", "1", "note"):
                 why = _keyed_why(name, keyed, conditions)
             elif name == "task":
                 why = "$task stands for a task in a template obligation"
@@ -243,7 +269,56 @@ def build_policy(ident: str, location: Location, items: list[Clause]) -> Policy:
         opens=opens[0][1] if opens else None,
         opens_location=v.loc(opens[0][0]) if opens else None,
         keyed=keyed,
+        path_cond=path_cond,
     )
+
+
+def touches_glob(conditions: tuple[Condition, ...]) -> int | None:
+    """The positive ``when touches`` whose paths ``$path``, ``$1``, ... read: the first holding a
+    wildcard, else the first."""
+    positive = [i for i, c in enumerate(conditions) if c.kind == "touches" and not c.negated]
+    wild = [i for i in positive if wildcards(conditions[i].operand)]
+    return (wild or positive or [None])[0]
+
+
+def _path_names(
+    ident: str,
+    location: Location,
+    conditions: tuple[Condition, ...],
+    keyed: int | None,
+    clauses: list[Clause],
+) -> tuple[int | None, set[str]]:
+    """The condition whose matched paths open one instance each (None: one per trigger), and
+    the names it makes available: ``$path`` and ``$1`` ... one per wildcard of its glob."""
+    chosen = touches_glob(conditions)
+    if chosen is None:
+        return None, set()
+    glob = conditions[chosen].operand
+    names = {"path", *(str(n) for n in range(1, wildcards(glob) + 1))}
+    used = {n for _, used in _substitution_sites(clauses) for n in used}
+    reads = "path" in used or (wildcards(glob) > 0 and any(n.isdigit() for n in used))
+    if keyed is not None:
+        if reads:
+            raise InputError(
+                f"policy '{ident}' has both a 'when set {conditions[keyed].operand}' and a "
+                f"'when touches \"{glob}\"' whose paths its $ names read: an instance is one "
+                "per key or one per path, not both",
+                location,
+            )
+        return None, set()
+    return (chosen if reads else None), names
+
+
+def _path_why(name: str, conditions: tuple[Condition, ...]) -> str:
+    chosen = touches_glob(conditions)
+    if chosen is None:
+        if name == "path":
+            return "the policy has no 'when touches' condition"
+        return "the policy has no 'when set' pattern ending in '*' nor a 'when touches'"
+    glob = conditions[chosen].operand
+    count = wildcards(glob)
+    plural = "" if count == 1 else "s"
+    return f"the glob \"{glob}\" of its 'when touches' has {count} wildcard{plural}"
 
 
 def _keyed_why(name: str, keyed: int | None, conditions: tuple[Condition, ...]) -> str:

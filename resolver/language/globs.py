@@ -20,14 +20,14 @@ from __future__ import annotations
 import re
 from functools import cache
 
-__all__ = ["GlobError", "compile_glob"]
+__all__ = ["GlobError", "compile_glob", "glob_parts", "wildcards"]
 
 
 class GlobError(ValueError):
     """A glob that cannot be parsed; the message says why."""
 
 
-def _segment(segment: str, glob: str) -> str:
+def _segment(segment: str, glob: str, capture: bool = False) -> str:
     out: list[str] = []
     index = 0
     while index < len(segment):
@@ -35,9 +35,9 @@ def _segment(segment: str, glob: str) -> str:
         if char == "*":
             if segment[index : index + 2] == "**":
                 raise GlobError(f"'**' must be a whole path segment in glob '{glob}'")
-            out.append("[^/]*")
+            out.append("([^/]*)" if capture else "[^/]*")
         elif char == "?":
-            out.append("[^/]")
+            out.append("([^/])" if capture else "[^/]")
         elif char == "[":
             close = segment.find("]", index + 1)
             if close < 0:
@@ -48,7 +48,8 @@ def _segment(segment: str, glob: str) -> str:
             if not body:
                 raise GlobError(f"empty character set '[]' in glob '{glob}'")
             escaped = body.replace("\\", "\\\\").replace("^", "\\^").replace("[", "\\[")
-            out.append(f"[{'^/' if negate else ''}{escaped}]")
+            one = f"[{'^/' if negate else ''}{escaped}]"
+            out.append(f"({one})" if capture else one)
             index = close
         else:
             out.append(re.escape(char))
@@ -59,6 +60,24 @@ def _segment(segment: str, glob: str) -> str:
 @cache
 def compile_glob(glob: str) -> re.Pattern[str]:
     """The regular expression matching exactly the paths ``glob`` matches; GlobError if bad."""
+    return _compile(glob, False)
+
+
+@cache
+def glob_parts(glob: str) -> re.Pattern[str]:
+    """:func:`compile_glob` with one group per wildcard, in order (``*``, ``?``, ``[...]``,
+    ``**``): what ``$1``, ``$2``, ... of a policy's ``when touches`` stand for (SPEC §5.1). A
+    ``**`` captures the segments it spans without their slashes (``a/**/b`` on ``a/x/y/b``:
+    ``x/y``; on ``a/b``: the group is empty)."""
+    return _compile(glob, True)
+
+
+def wildcards(glob: str) -> int:
+    """How many wildcards ``glob`` holds (the groups of :func:`glob_parts`)."""
+    return glob_parts(glob).groups
+
+
+def _compile(glob: str, capture: bool) -> re.Pattern[str]:
     if not glob:
         raise GlobError("empty glob")
     segments = glob.split("/")
@@ -69,7 +88,11 @@ def compile_glob(glob: str) -> re.Pattern[str]:
     for index, segment in enumerate(segments):
         if segment == "**":
             # Trailing: at least one segment below; elsewhere: zero or more whole segments.
-            parts.append("[^/]+(?:/[^/]+)*" if index == last else "(?:[^/]+/)*")
+            span = "[^/]+(?:/[^/]+)*"
+            if capture:
+                parts.append(f"({span})" if index == last else f"(?:({span})/)?")
+            else:
+                parts.append(span if index == last else "(?:[^/]+/)*")
             continue
-        parts.append(_segment(segment, glob) + ("" if index == last else "/"))
+        parts.append(_segment(segment, glob, capture) + ("" if index == last else "/"))
     return re.compile("".join(parts))

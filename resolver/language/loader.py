@@ -40,8 +40,10 @@ from typing import Any
 
 from resolver import inputs
 from resolver.errors import InputError, Location
+from resolver.language.blocks import touches_glob
 from resolver.language.event_columns import EventColumns
 from resolver.language.eventlog import read_jsonl
+from resolver.language.globs import wildcards
 from resolver.language.model import (
     Actor,
     Alias,
@@ -55,8 +57,7 @@ from resolver.language.model import (
     Template,
     TestBlock,
 )
-from resolver.language.parser import parse_file
-from resolver.language.substitution import expand_template
+from resolver.language.substitution import expand_template, path_names
 
 __all__ = ["SUFFIXES", "Diagnostic", "collect_files", "load", "load_with_warnings"]
 
@@ -101,12 +102,20 @@ def load_with_warnings(paths: Sequence[str | Path]) -> tuple[Project, list[Diagn
         inputs.note(name)
         try:
             if name.endswith(".ol"):
-                merger.add_file(parse_file(name))
+                merger.add_file(_parse_file(name))
             else:
                 merger.add_jsonl(name)
         except OSError as exc:
             raise _path_error(name, f"cannot read: {exc.strerror or exc}") from None
     return merger.project(tuple(sources)), merger.diagnostics
+
+
+def _parse_file(name: str) -> Project:
+    """One ``.ol`` file's project: its kept parse when the cache holds one (so that a warm
+    command never builds the grammar's parser), else parsed (``resolver/store/parsed.py``)."""
+    from resolver.store.parsed import parse_file
+
+    return parse_file(name)
 
 
 def collect_files(paths: Iterable[str | Path] | str | Path) -> list[str]:
@@ -310,12 +319,14 @@ class _Merger:
 
     def _expand(self) -> None:
         """Expand ``task ID from TEMPLATE`` and check every template reference."""
-        for policy in self.policies.values():
+        for policy in list(self.policies.values()):
             if policy.opens is not None and policy.opens not in self.templates:
                 raise InputError(
                     f"policy '{policy.id}' opens unknown template '{policy.opens}'",
                     policy.opens_location,
                 )
+            if policy.opens is not None:
+                self.policies[policy.id] = _opens_by_path(policy, self.templates[policy.opens])
         for task in list(self.tasks.values()):
             if task.template is None:
                 continue
@@ -323,6 +334,14 @@ class _Merger:
             if template is None:
                 raise InputError(
                     f"task '{task.id}' is declared from unknown template '{task.template}'",
+                    task.location,
+                )
+            if path_names(template):
+                raise InputError(
+                    f"task '{task.id}' is declared from template '{template.id}', whose "
+                    f"obligations use {', '.join('$' + n for n in sorted(path_names(template)))}"
+                    ": only a policy with a 'when touches' can open it (a declared task has no "
+                    "matched path)",
                     task.location,
                 )
             expanded, obligations = expand_template(template, task)
@@ -357,3 +376,33 @@ class _Merger:
             templates=tuple(sorted(self.templates.values(), key=lambda t: t.id)),
             policies=tuple(sorted(self.policies.values(), key=lambda p: p.id)),
         )
+
+
+def _opens_by_path(policy: Policy, template: Template) -> Policy:
+    """A policy opening a template whose obligations read ``$path``, ``$1``, ... opens one task
+    instance per path its ``when touches`` matches; the names must have something to stand
+    for, else an error at its ``opens``."""
+    used = path_names(template)
+    if not used:
+        return policy
+    where = f"template '{template.id}' reads the matched path ({', '.join(sorted(used))})"
+    if policy.keyed is not None:
+        raise InputError(
+            f"{where}, but policy '{policy.id}' opens it per key ('when set'): an instance is "
+            "one per key or one per path, not both",
+            policy.opens_location,
+        )
+    chosen = touches_glob(policy.conditions)
+    if chosen is None:
+        raise InputError(
+            f"{where}, but policy '{policy.id}' has no 'when touches'", policy.opens_location
+        )
+    glob = policy.conditions[chosen].operand
+    highest = max((int(n) for n in used if n.isdigit()), default=0)
+    if highest > wildcards(glob):
+        raise InputError(
+            f"{where}, but the glob \"{glob}\" of policy '{policy.id}' has "
+            f"{wildcards(glob)} wildcard(s): '${highest}' has nothing to stand for",
+            policy.opens_location,
+        )
+    return replace(policy, path_cond=chosen)

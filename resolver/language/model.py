@@ -231,6 +231,10 @@ class Policy:
     opens: str | None = None
     opens_location: Location | None = None
     keyed: int | None = None
+    #: The index in ``conditions`` of the ``when touches`` whose matched paths each open an
+    #: instance (``POLICY/EVENT/PATH``), when ``$path`` or ``$1``, ... read it; None: one
+    #: instance per trigger (or per key).
+    path_cond: int | None = None
 
     @property
     def per_key(self) -> bool:

@@ -25,9 +25,12 @@ __all__ = [
     "POLICY_NAMES",
     "TEMPLATE_NAMES",
     "expand_template",
+    "glob_text",
     "names_in",
+    "path_names",
     "substitute",
     "substitute_assignment",
+    "substitute_glob",
 ]
 
 _NAME = re.compile(r"\$(\$|\d+|[A-Za-z_]\w*)")
@@ -43,8 +46,9 @@ def names_in(text: str) -> list[str]:
 
 
 def shape_texts(shape: Expectation) -> list[str]:
-    """Every text of a shape where substitutions apply: title, want and superseded_when."""
-    out = [shape.title or ""]
+    """Every text of a shape where substitutions apply: title, want, want touches and
+    superseded_when."""
+    out = [shape.title or "", shape.want_touches or ""]
     for assignment in (shape.want, shape.superseded_when):
         if assignment is not None:
             out.append(assignment.key)
@@ -53,9 +57,33 @@ def shape_texts(shape: Expectation) -> list[str]:
     return out
 
 
+def path_names(template: Template) -> set[str]:
+    """The names of matched paths (``$path``, ``$1``, ...) a template's obligations use."""
+    return {
+        name
+        for shape in template.obligations
+        for text in shape_texts(shape)
+        for name in names_in(text)
+        if name == "path" or name.isdigit()
+    }
+
+
+def glob_text(text: str) -> str:
+    """A path as a glob that matches it alone: ``[``, ``*`` and ``?`` in it are literal."""
+    return text.replace("[", "[[]").replace("*", "[*]").replace("?", "[?]")
+
+
 def substitute(text: str, mapping: Mapping[str, str]) -> str:
     """Replace each ``$name`` by its text (names were checked by the parser)."""
     return _NAME.sub(lambda m: "$" if m.group(1) == "$" else mapping[m.group(1)], text)
+
+
+def substitute_glob(glob: str | None, mapping: Mapping[str, str]) -> str | None:
+    """A ``want touches`` glob with substitutions; what they stand for matches literally (a
+    path holding ``*`` or ``[`` is that path, not a pattern)."""
+    if glob is None:
+        return None
+    return substitute(glob, {name: glob_text(text) for name, text in mapping.items()})
 
 
 def substitute_assignment(
@@ -77,9 +105,10 @@ def expand_template(template: Template, task: Task) -> tuple[Task, list[Expectat
     naming the sibling ``TASK/NAME`` and ``part_of`` the task.
     """
     base = template.task
+    own = substitute(base.title, {"task": task.id}) if base.title is not None else None
     merged = replace(
         task,
-        title=task.title if task.title is not None else base.title,
+        title=task.title if task.title is not None else own,
         opened_by=task.opened_by if task.opened_by is not None else base.opened_by,
         opened=task.opened if task.opened is not None else base.opened,
         principals=task.principals or base.principals,
@@ -92,15 +121,21 @@ def expand_template(template: Template, task: Task) -> tuple[Task, list[Expectat
     return replace(merged, obligations=(*ids, *task.obligations)), obligations
 
 
-def instantiate_obligation(shape: Expectation, task_id: str) -> Expectation:
-    """One template obligation for the task ``task_id``."""
+def instantiate_obligation(
+    shape: Expectation, task_id: str, names: Mapping[str, str] | None = None
+) -> Expectation:
+    """One template obligation for the task ``task_id``; ``names`` adds the matched path's
+    ``$path``, ``$1``, ... when a policy opens the task per path."""
     mapping = {"task": task_id}
+    if names is not None:
+        mapping.update({n: t for n, t in names.items() if n == "path" or n.isdigit()})
     return replace(
         shape,
         id=f"{task_id}/{shape.id}",
         title=substitute(shape.title, mapping) if shape.title is not None else None,
         want=substitute_assignment(shape.want, mapping),
         superseded_when=substitute_assignment(shape.superseded_when, mapping),
+        want_touches=substitute_glob(shape.want_touches, mapping),
         requires=tuple(f"{task_id}/{name}" for name in shape.requires),
         part_of=task_id,
         is_obligation=True,

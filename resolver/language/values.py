@@ -86,11 +86,24 @@ def duration(token: Token) -> int:
         raise InputError(str(exc), loc(token)) from None
 
 
+class BareValue(str):
+    """``$value`` written bare on the right of ``want KEY =`` (SPEC §5.1): the same as the quoted
+    ``"$value"``, but known to be a substitution, so that where nothing can stand for it (an
+    expectation) it is an error rather than the text ``$value``."""
+
+
 def value(token: Token) -> Value:
     """The value on the right of ``key = value``."""
     kind = token.type
     if kind == "STRING":
         return string(token)
+    if kind == "KEY_TEMPLATE":
+        if str(token) != "$value":
+            raise InputError(
+                f"a bare value may only be $value, got '{token}' (quote text: \"{token}\")",
+                loc(token),
+            )
+        return BareValue("$value")
     if kind == "INT":
         return integer(token)
     return kind == "TRUE"

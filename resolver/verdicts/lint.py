@@ -58,6 +58,7 @@ def lint(project: Project, loaded: Sequence[Diagnostic] = ()) -> list[Diagnostic
     for task in project.tasks:
         found.extend(checker.task(task))
     found.extend(checker.events())
+    found.extend(checker.channels())
     found.extend(checker.tests())
     found.extend(checker.patterns())
     found.extend(_requires_cycles(project))
@@ -223,6 +224,30 @@ class _Checker:
                         f"{marker.target}; `completes` does not "
                         "spread to its obligations",
                     )
+
+    def channels(self) -> Iterable[Diagnostic]:
+        """A declared work channel no event uses yet: every expectation without ``search``
+        searches it (rules/standpoint/absence.lp) and finds it unsearched, so each one still
+        open is INCOMPLETE_SEARCH, however complete the other channels are."""
+        unsearching = sum(1 for x in self.project.expectations if not x.search)
+        unsearching += sum(
+            1 for p in self.project.policies if p.opens is None and not p.shape.search
+        )
+        unsearching += sum(1 for t in self.project.templates for s in t.obligations if not s.search)
+        for channel in self.project.channels:
+            if channel.name in self.used_channels or channel.name in self.mention_channels:
+                continue
+            if not unsearching:
+                continue
+            yield self._warn(
+                channel.location,
+                f"channel {channel.name} is declared but no event uses it yet: every "
+                "expectation without `search` searches it and finds it unsearched, so each "
+                "one still open is INCOMPLETE_SEARCH instead of CORROBORATED_OPEN "
+                f"({unsearching} expectation{'s' if unsearching != 1 else ''}, "
+                "policies or template obligations here have no `search`); give them "
+                "`search`, or declare the channel once it has events",
+            )
 
     def patterns(self) -> Iterable[Diagnostic]:
         """A note per actor pattern naming the ``by`` values it matched; a warning if none."""

@@ -1,5 +1,7 @@
 """Lint for policies and templates (SPEC 5.2): a policy no event triggers, a template no task
-uses, and the ids of the instances, so that tests and markers naming them are not dangling.
+uses, and the ids of the instances, so that tests and markers naming them are not dangling; for
+a policy whose matched paths each open an instance, a note per trigger naming which path opened
+which instance (``instance_path``).
 
 Whether an event triggers a policy is the rules' decision, so this check prepares the history
 (the standpoint-independent part only) and reads the ``instance_of`` atoms: a policy without
@@ -12,9 +14,12 @@ from dataclasses import dataclass, field
 
 from resolver.engine.prepared import Prepared
 from resolver.language.loader import Diagnostic
-from resolver.language.model import Project, Task
+from resolver.language.model import Policy, Project, Task
 
-__all__ = ["PolicyLint", "policy_lint"]
+__all__ = ["SHOWN", "PolicyLint", "policy_lint"]
+
+#: Triggers of a policy whose instances by path a note lists; the rest are counted.
+SHOWN = 10
 
 
 @dataclass
@@ -48,8 +53,14 @@ def policy_lint(project: Project) -> PolicyLint:
     prepared = Prepared(project)
     interner = prepared.facts.interner
     triggered: set[str] = set()
-    for x, p, _ in prepared.core.get("instance_of"):
+    paths = {x: interner.key(pa)[1] for x, pa in prepared.core.get("instance_path")}
+    by_path: dict[str, dict[str, list[tuple[str, str]]]] = {}
+    for x, p, e in prepared.core.get("instance_of"):
         triggered.add(interner.key(p)[1])
+        if x in paths:
+            trigger = prepared.facts.event_id(e)
+            opened = by_path.setdefault(interner.key(p)[1], {}).setdefault(trigger, [])
+            opened.append((paths[x], prepared.facts.item_id(x)))
         ident = prepared.facts.item_id(x)
         derived = project.derived.get(ident)
         if isinstance(derived, Task):
@@ -58,6 +69,7 @@ def policy_lint(project: Project) -> PolicyLint:
         else:
             out.expectations.add(ident)
     for policy in project.policies:
+        out.warnings.extend(_path_notes(policy, by_path.get(policy.id, {})))
         if policy.id not in triggered:
             out.warnings.append(
                 Diagnostic(
@@ -68,3 +80,30 @@ def policy_lint(project: Project) -> PolicyLint:
                 )
             )
     return out
+
+
+def _path_notes(policy: Policy, triggers: dict[str, list[tuple[str, str]]]) -> list[Diagnostic]:
+    """One note per trigger (the first ``SHOWN``, then a count): each matched path and the
+    instance it opened."""
+    notes = []
+    for trigger in sorted(triggers)[:SHOWN]:
+        opened = sorted(triggers[trigger])
+        listed = "; ".join(f"{path} -> {ident}" for path, ident in opened)
+        notes.append(
+            Diagnostic(
+                policy.location,
+                "note",
+                f"policy {policy.id}: {trigger} opened {len(opened)} "
+                f"instance{'s' if len(opened) != 1 else ''} by path: {listed}",
+            )
+        )
+    if len(triggers) > SHOWN:
+        notes.append(
+            Diagnostic(
+                policy.location,
+                "note",
+                f"policy {policy.id}: and {len(triggers) - SHOWN} more triggers opened "
+                "instances by path",
+            )
+        )
+    return notes

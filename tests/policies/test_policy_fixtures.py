@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 API_DOCS = ROOT / "fixtures" / "policies" / "api-docs"
 TODO = ROOT / "fixtures" / "policies" / "todo-debt"
 SUPPORT = ROOT / "fixtures" / "support-mission" / "template"
+PER_ENDPOINT = ROOT / "fixtures" / "policies" / "api-docs-per-endpoint"
+API_TEMPLATE = ROOT / "fixtures" / "policies" / "api-change-template"
 
 
 def openloop(*args: str) -> subprocess.CompletedProcess:
@@ -26,7 +28,7 @@ def openloop(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_the_fixtures_test_blocks_pass() -> None:
-    for folder in (API_DOCS, TODO, SUPPORT):
+    for folder in (API_DOCS, TODO, SUPPORT, PER_ENDPOINT, API_TEMPLATE):
         done = openloop("test", str(folder))
         assert done.returncode == 0, done.stdout + done.stderr
         assert " 0 failed" in done.stdout

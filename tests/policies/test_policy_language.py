@@ -166,7 +166,7 @@ def test_keywords_and_clauses_are_read_from_the_grammar() -> None:
         (
             'template t { obligation a { want a.$event = "v" } }',
             "x.ol:1:29: error: '$event' in 'want' has nothing to stand for: a template "
-            "obligation may use only $task",
+            "obligation may use $task, and $path, $1, ... when a policy that opens it",
         ),
         (
             "template t { obligation a { requires b } }",
