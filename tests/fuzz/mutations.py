@@ -78,6 +78,9 @@ INTERESTING: tuple[bytes, ...] = (
     b"[]",
     b"{}",
     b"[[[[[[[[",
+    "tas\u212a".encode(),  # the Kelvin sign: not a keyword (keywords fold ASCII case only)
+    "\u017fet".encode(),
+    "t\u0130tle".encode(),
 )
 
 #: Values a JSON field may be retyped to (text, so that huge integers need no ``int``).

@@ -3,8 +3,9 @@
 Each input is one of the sample exports in ``tests/ingest/data`` (GitHub issues and pull
 requests as ``gh --json`` writes them, a JUnit XML report) with one to three mutations (see
 :mod:`tests.fuzz.mutations`), imported in-process with ``openloop ingest github|junit`` into a
-file. A run fails on a traceback, an exit code other than 0, 1, 2 or 3, an exit 2 that is not one
-``error:`` line, or a half-written output after a refusal. ``OPENLOOP_FUZZ_COUNT`` scales the
+file. A run fails on a traceback, an exit code other than 0 or 2, an exit 2 that is not one
+``FILE...: error:`` line or that leaves an output, or an output the loader refuses
+(:func:`tests.fuzz.roundtrip.import_problem`). ``OPENLOOP_FUZZ_COUNT`` scales the
 count (a fifth of it here, default 600).
 """
 
@@ -14,7 +15,8 @@ import random
 from pathlib import Path
 
 from tests.fuzz.mutations import mutate
-from tests.fuzz.test_crash_fuzz import COUNT, SEED, _problem, _run
+from tests.fuzz.roundtrip import import_problem
+from tests.fuzz.test_crash_fuzz import COUNT, SEED
 
 DATA = Path(__file__).resolve().parents[1] / "ingest" / "data"
 SOURCES = (("gh_issues.json", "github"), ("gh_prs.json", "github"), ("junit.xml", "junit"))
@@ -32,14 +34,10 @@ def fuzz_importers(count: int, seed: int, scratch: Path) -> list[str]:
         path = scratch / name
         path.write_bytes(data)
         output = scratch / "events.jsonl"
-        output.unlink(missing_ok=True)
         argv = ["ingest", source, str(path), "-o", str(output)]
-        code, _, err = _run(argv)
-        problem = _problem(code, err)
-        if problem is None and code == 2 and output.exists():
-            problem = "output written despite the error"
+        problem = import_problem(argv, path, [output])
         if problem:
-            failures.append(f"input {index} ({'; '.join(steps)}): {problem}\n{err}")
+            failures.append(f"input {index} ({'; '.join(steps)}): {problem}")
     return failures
 
 
