@@ -18,7 +18,7 @@ from pathlib import Path
 from resolver import times
 from resolver.bench.study_truth import StudyPoint
 
-__all__ = ["measure"]
+__all__ = ["first_screen", "measure"]
 
 
 def _run(arguments: Sequence[str]) -> tuple[str, float]:
@@ -32,7 +32,14 @@ def _run(arguments: Sequence[str]) -> tuple[str, float]:
     return done.stdout, elapsed
 
 
-def measure(history: Path, point: StudyPoint, pairs: Sequence[object] = ()) -> dict[str, int]:
+def first_screen(folder: Path, lines: int = 50) -> tuple[str, int]:
+    """The first ``lines`` lines of ``openloop status FOLDER`` (at now, as a user first runs it)
+    and how many lines the whole output has."""
+    text, _ = _run(["status", str(folder)])
+    return "\n".join(text.split("\n")[:lines]), text.count("\n")
+
+
+def measure(history: Path, point: StudyPoint) -> dict[str, int]:
     """Bytes, lines, counts and milliseconds of each output at ``point``."""
     at = times.format_time(point.time)
     where = [str(history), "--at", at]
@@ -48,7 +55,7 @@ def measure(history: Path, point: StudyPoint, pairs: Sequence[object] = ()) -> d
     text, seconds = _run(["status", *where])
     sizes["status_table_lines"] = text.count("\n")
     sizes["status_table_ms"] = round(seconds * 1000)
-    todos = [x for x in expectations if str(x.get("id", "")).startswith("todo-debt/")]
+    todos = [x for x in expectations if str(x.get("id", "")).startswith("todo-")]
     if todos:
         busiest = max(todos, key=lambda x: len(x.get("reasons", [])) + x.get("reasons_omitted", 0))
         text, _ = _run(["explain", busiest["id"], *where])

@@ -1,12 +1,14 @@
-"""The study's ground truth, read from git alone, on a small repository built here."""
+"""The study's ground truth, read from git alone, on small repositories built here with git."""
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from resolver.bench.study_issues import IssueTruth, closing_numbers
 from resolver.bench.study_truth import GitTruth, comment_digest
 
 pytestmark = pytest.mark.skipif(
@@ -15,26 +17,55 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _git(repo: Path, *args: str) -> None:
-    env = {"GIT_AUTHOR_DATE": "2024-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2024-01-01T00:00:00Z"}
-    subprocess.run(
-        ["git", "-C", str(repo), "-c", "user.name=T", "-c", "user.email=t@example.com", *args],
-        check=True,
-        capture_output=True,
-        env={**env, "PATH": "/usr/bin:/bin"},
-    )
+class Repo:
+    """A git repository whose commits are one minute apart."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.clock = itertools.count(1_700_000_000, 60)
+        path.mkdir()
+        self.git("init", "-q", "-b", "main")
+
+    def git(self, *args: str) -> str:
+        when = f"@{next(self.clock)} +0000"
+        env = {"GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when, "PATH": "/usr/bin:/bin"}
+        done = subprocess.run(
+            ["git", "-C", str(self.path), "-c", "user.name=T", "-c", "user.email=t@e.org", *args],
+            check=True,
+            capture_output=True,
+            text=True,
+            env=env,
+        )
+        return done.stdout.strip()
+
+    def commit(self, message: str, files: dict[str, str | None] | None = None) -> str:
+        for name, content in (files or {}).items():
+            path = self.path / name
+            if content is None:
+                path.unlink()
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(content, encoding="utf-8")
+        self.git("add", "-A")
+        self.git("commit", "-q", "--allow-empty", "-m", message)
+        return self.git("rev-parse", "HEAD")
+
+    def merge(self, branch: str, message: str = "Merge") -> str:
+        self.git("merge", "-q", "--no-ff", "--no-edit", "-m", message, branch)
+        return self.git("rev-parse", "HEAD")
 
 
-def _commit(repo: Path, message: str, files: dict[str, str | None]) -> None:
-    for name, content in files.items():
-        path = repo / name
-        if content is None:
-            path.unlink()
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(content, encoding="utf-8")
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-q", "--allow-empty", "-m", message)
+ONE, TWO = comment_digest("# TODO one"), comment_digest("# FIXME two")
+
+
+def _states(truth: GitTruth) -> dict[str, list[tuple[int, str]]]:
+    return {key.key: changes for key, changes in truth.walk.changes.items()}
+
+
+def _no_tree_problems(truth: GitTruth) -> None:
+    for index, commit in enumerate(truth.line):
+        point = truth.standpoints()[-1].__class__("x", commit, 0, index)
+        assert truth.check_tree(point) == [], commit
 
 
 def test_comment_digest_needs_a_comment_leader():
@@ -44,34 +75,107 @@ def test_comment_digest_needs_a_comment_leader():
     assert comment_digest("# todo lower case") is None
 
 
-def test_truth_follows_the_tree(tmp_path):
-    repo = tmp_path / "r"
-    repo.mkdir()
-    _git(repo, "init", "-q", "-b", "main")
-    _commit(repo, "start", {"a.py": "x = 1  # TODO one\n", "b.py": "# HACK two\n"})
-    _commit(repo, "more, see #7", {"a.py": "x = 1  # TODO one\n# TODO one\n# XXX three\n"})
-    _commit(repo, "tidy: fixes #7", {"a.py": "x = 1\n# XXX three\n", "b.py": None})
-    _commit(repo, "mention #9 again", {})
-    truth = GitTruth(repo)
-    added = [(a.path, a.digest) for a in truth.todo_additions()]
-    one, two, three = comment_digest("# TODO one"), comment_digest("# HACK two"), None
-    three = comment_digest("# XXX three")
-    # the second copy of "TODO one" is an addition too (two equal comments share one key)
-    assert sorted(added) == sorted([("a.py", one), ("b.py", two), ("a.py", one), ("a.py", three)])
-    head = truth.order[-1]
-    assert truth.todos_at(head) == {"a.py": {three}}
-    assert "b.py" not in truth.paths_at(head)
-    issues = {i.number: i for i in truth.issue_references()}
-    assert set(issues) == {7, 9}
-    assert issues[7].closers and not issues[7].first_closes and not issues[9].closers
-    assert [p.name for p in truth.standpoints()] == ["a third", "two thirds", "HEAD"]
+def test_two_branches_one_todo_and_a_merge_that_removes(tmp_path):
+    repo = Repo(tmp_path / "r")
+    repo.commit("start", {"a.py": "x = 1\n"})
+    repo.git("checkout", "-q", "-b", "one")
+    repo.commit("one adds", {"a.py": "x = 1\n# TODO one\n"})
+    repo.git("checkout", "-q", "main")
+    repo.git("checkout", "-q", "-b", "two")
+    repo.commit("two adds", {"a.py": "x = 1\n# TODO one\n"})
+    repo.commit("two adds and removes a FIXME", {"b.py": "# FIXME two\n"})
+    repo.commit("gone again", {"b.py": None})
+    repo.git("checkout", "-q", "main")
+    first = repo.merge("one")
+    repo.merge("two")
+    repo.git("checkout", "-q", "-b", "fix")
+    repo.commit("resolve it", {"a.py": "x = 2\n"})
+    repo.git("checkout", "-q", "main")
+    last = repo.merge("fix")
+    truth = GitTruth(repo.path)
+    # one opening, by the first merge; the branch's own commits and the FIXME never were on main
+    assert [(o.commit, o.key.key) for o in truth.walk.openings] == [(first, f"todo.a.py:{ONE}")]
+    assert _states(truth) == {f"todo.a.py:{ONE}": [(1, "open"), (3, "removed")]}
+    assert truth.line[3] == last and truth.learned[first] == 1
+    _no_tree_problems(truth)
 
 
-def test_pull_requests_are_not_issues(tmp_path):
-    repo = tmp_path / "r"
-    repo.mkdir()
-    _git(repo, "init", "-q", "-b", "main")
-    _commit(repo, "Add a thing (#12)", {"a.py": "1\n"})
-    _commit(repo, "Merge pull request #13 from x/y", {})
-    _commit(repo, "Refer to #14", {})
-    assert [i.number for i in GitTruth(repo).issue_references()] == [14]
+def test_renames_carry_the_key_copies_count_and_reverts_open_nothing(tmp_path):
+    repo = Repo(tmp_path / "r")
+    body = "".join(f"line {i} of some ordinary code\n" for i in range(20))
+    repo.commit("start", {"a.py": body + "# TODO one\n# TODO one\n"})
+    repo.git("mv", "a.py", "b.py")
+    repo.commit("move it")
+    repo.commit("one copy less", {"b.py": body + "# TODO one\n"})
+    remove = repo.commit("the last copy", {"b.py": body})
+    repo.git("revert", "--no-edit", remove)
+    repo.commit("add a FIXME", {"c.py": "# FIXME two\n"})
+    repo.commit("delete its file", {"c.py": None})
+    truth = GitTruth(repo.path)
+    keys = [o.key.key for o in truth.walk.openings if not truth.is_revert(o.commit)]
+    assert keys == [f"todo.a.py:{ONE}", f"todo.c.py:{TWO}"]  # the two copies share one key
+    assert _states(truth)[f"todo.a.py:{ONE}"] == [(0, "open"), (3, "removed"), (4, "open")]
+    assert _states(truth)[f"todo.c.py:{TWO}"] == [(5, "open"), (6, "file_deleted")]
+    assert truth.walk.where[next(k for k in truth.walk.changes if k.path == "a.py")] == {"b.py"}
+    _no_tree_problems(truth)
+
+
+def test_standpoints_on_the_first_parent_line(tmp_path):
+    repo = Repo(tmp_path / "r")
+    for i in range(9):
+        repo.commit(f"c{i}")
+    points = GitTruth(repo.path).standpoints()
+    assert [(p.name, p.index) for p in points] == [("a third", 3), ("two thirds", 6), ("HEAD", 8)]
+    tenths = GitTruth(repo.path).standpoints(tenths=True)
+    assert [p.index for p in tenths] == list(range(9)) and tenths[3].name == "a third"
+
+
+@pytest.mark.parametrize(
+    ("message", "numbers"),
+    [
+        ("Fixes #1", [1]),
+        ("closes: GH-2 and Resolved owner/repo#3", [2, 3]),
+        (
+            "fix https://github.com/o/r/issues/4, fixed <https://www.github.com/o/r/issues/5>",
+            [4, 5],
+        ),
+        ("fix https://github.com/o/r/pull/6", []),
+        ("fixes #7abc, prefix-fixes #8, fixing #9, fixes#10", []),
+        ('Revert "Fix #11"\n\nThis reverts commit 0123456789abcdef.', []),
+        ('Merge pull request #20 from a/b\n\n* Revert "Fix #12"\n* Fix #13', [13]),
+        ('Revert "Revert "Closes #14""', []),
+    ],
+)
+def test_closing_keywords_as_github_documents_them(message, numbers):
+    assert closing_numbers(message) == numbers
+
+
+def test_a_revert_reopens_and_a_fix_on_a_branch_closes_when_merged(tmp_path):
+    repo = Repo(tmp_path / "r")
+    repo.commit("start")
+    fix = repo.commit("Fix #5: tidy", {"a.py": "x = 1\n"})
+    repo.git("revert", "--no-edit", fix)
+    revert = repo.git("rev-parse", "HEAD")
+    repo.git("checkout", "-q", "-b", "topic")
+    branch_fix = repo.commit("Closes #6")
+    repo.git("checkout", "-q", "main")
+    repo.commit("unrelated")
+    repo.merge("topic")
+    repo.git("revert", "--no-edit", revert)
+    again = repo.git("rev-parse", "HEAD")
+    truth = GitTruth(repo.path)
+    issues = IssueTruth.read(truth)
+    assert issues.effects[revert] == {5: "reopen"} and issues.effects[again] == {5: "close"}
+    assert issues.opened[5] == truth.commits[fix][0] - 1
+    assert issues.opened[6] == truth.commits[branch_fix][0] - 1
+    assert issues.unordered == set()
+
+    def state(number: int, index: int) -> str:
+        commit = truth.line[index]
+        time = truth.commits[commit][1]
+        return issues.state(number, time, truth.reachable(commit), truth.order)
+
+    # the line: start, fix, revert, unrelated, merge, revert of the revert
+    assert [state(5, i) for i in range(6)] == ["absent", "closed", "open", "open", "open", "closed"]
+    assert [state(6, i) for i in range(3, 6)] == ["open", "closed", "closed"]
+    assert truth.learned[branch_fix] == 4
