@@ -23,7 +23,7 @@ def test_release_gate_before_and_after(capsys):
     lines = out.splitlines()
     assert lines[1] == "FAIL: 1 outstanding, 0 unknown, 0 closed"  # the summary comes first
     assert lines[2].startswith("OPEN       intent-401")
-    assert "nearest candidate commit-116: rejected [no_done_cue]" in lines[-1]
+    assert "nearest candidate commit-115: rejected [no_done_cue]" in lines[-1]
     assert main([*args, "--at", "2024-08-28"]) == 0
     assert capsys.readouterr().out.splitlines()[1] == "PASS: 0 outstanding, 0 unknown, 1 closed"
 

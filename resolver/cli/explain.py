@@ -17,6 +17,7 @@ from resolver.cli.common import (
 )
 from resolver.errors import InputError
 from resolver.faces.explanation_text import render_text, to_document
+from resolver.faces.safe_text import terminal
 from resolver.verdicts import caps
 from resolver.verdicts.explanation import WHY_NOT_STATUSES, explain, query_facts
 from resolver.verdicts.resolution import resolve
@@ -78,6 +79,6 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         text = json.dumps(to_document(tree, args.id, point), indent=2, ensure_ascii=False) + "\n"
     else:
-        text = render_text(tree)
+        text = terminal(render_text(tree))  # CI-log safe, like every text face
     emit(text, args.output)
     return 0

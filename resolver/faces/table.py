@@ -374,7 +374,7 @@ def render(resolution: Resolution, every: bool = False) -> str:
     known = "latest" if point.known is None else format_time(point.known)
     out = [f"openloop status at {format_time(point.at)} (known {known})"]
     if not resolution.expectations and not resolution.tasks:
-        out.append("no expectations declared")
+        out.append("no expectations declared (openloop init writes a starter .ol for a repository)")
         return terminal("\n".join(out) + "\n")
     out.append(summary_line(resolution))
     if resolution.findings:

@@ -85,6 +85,7 @@ FACES = {
     "ready": ["ready", "{h}", "--at", AT],
     "receipt": ["receipt", TASK, "{h}", "--at", AT],
     "receipt --full": ["receipt", TASK, "{h}", "--at", AT, "--full"],
+    "explain": ["explain", "bug-owed/e1/bug.a", "{h}", "--at", AT, "--full"],
 }
 
 
