@@ -22,6 +22,7 @@ from pathlib import Path
 
 from resolver.engine.plateau import Memo
 from resolver.engine.prepared import Prepared
+from resolver.store import parsed
 from resolver.store.entry import Entry
 from resolver.store.keys import Stamp, entry_path
 
@@ -33,7 +34,9 @@ def prepare_files(files: Sequence[str], scope: str | None = None, **options) -> 
     from resolver.api import scoped
     from resolver.language.loader import load
 
-    return Prepared(scoped(load(files), scope), **options)
+    with parsed.keeping():  # a command reading through the store keeps its files' parses
+        project = load(files)
+    return Prepared(scoped(project, scope), **options)
 
 
 def load_prepared(
