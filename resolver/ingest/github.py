@@ -60,7 +60,7 @@ class GithubImport:
         ]
         if self.bots:
             lines.append("# Bot authors are agents: their word is a claim, never evidence.")
-            lines.extend(f"actor {_quote(bot)} agent" for bot in self.bots)
+            lines.extend(f"actor {_exact(bot)} agent" for bot in self.bots)
             lines.append("")
         for ident, title, opening in self.expectations:
             lines.append(f"expectation {ident} {{")
@@ -73,7 +73,13 @@ class GithubImport:
 
 def _quote(text: str) -> str:
     flat = " ".join(text.split())
-    return '"' + flat.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return _exact(flat)
+
+
+def _exact(text: str) -> str:
+    """``text`` as an ``.ol`` string, every character kept (a pattern must match ``by`` exactly;
+    the text holds no line break: logins with control characters are refused)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _shown(value: Any) -> str:

@@ -185,6 +185,7 @@ def status(folder: Path, capsys) -> dict[str, dict[str, Any]]:
     [
         {"is_bot": True, "login": "app/dependabot"},  # as gh prints a GitHub App
         {"login": "renovate[bot]"},  # as the REST API spells one
+        {"is_bot": True, "login": " two  spaces\u00a0and\u3000more "},  # kept exactly
     ],
 )
 def test_a_bots_merged_pull_request_is_a_claim_not_evidence(
