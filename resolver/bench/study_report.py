@@ -51,21 +51,30 @@ def _group(name: str) -> str:
     return name.split(" @", 1)[0] + " (each)" if " @" in name else name
 
 
+def _cells(pairs: list[Pair]) -> str:
+    """A confusion matrix in one cell: ``git→openloop pairs`` for every non-empty cell."""
+    counts = Counter((p.truth, p.verdict) for p in pairs)
+    return ", ".join(f"{t}→{v} {n}" for (t, v), n in sorted(counts.items())) or "none"
+
+
 def _by_standpoint(result: StudyResult) -> list[str]:
-    groups: dict[str, list[Pair]] = {}
-    for point in result.standpoints:
-        groups.setdefault(_group(point.name), [])
+    """Per standpoint (the extra ones grouped by kind, after the rest): pairs, right, and the
+    confusion matrix of each family."""
+    order = [p.name for p in result.standpoints if " @" not in p.name]
+    order += sorted({_group(p.name) for p in result.standpoints if " @" in p.name})
+    groups: dict[str, list[Pair]] = {name: [] for name in order}
     for pair in result.pairs:
         groups[_group(pair.standpoint)].append(pair)
     points = Counter(_group(p.name) for p in result.standpoints)
-    lines = ["| standpoint | points | TODO pairs | TODO right | issue pairs | issue right |"]
+    lines = ["| standpoint | points | TODO right / pairs | TODO (git→openloop) | issue right / "]
+    lines[0] += "pairs | issue (git→openloop) |"
     lines.append("|---|---|---|---|---|---|")
     for name, pairs in groups.items():
         todo = [p for p in pairs if p.family == "todo"]
         issue = [p for p in pairs if p.family == "issue"]
         lines.append(
-            f"| {name} | {points[name]} | {len(todo)} | {sum(p.right for p in todo)} | "
-            f"{len(issue)} | {sum(p.right for p in issue)} |"
+            f"| {name} | {points[name]} | {sum(p.right for p in todo)} / {len(todo)} | "
+            f"{_cells(todo)} | {sum(p.right for p in issue)} / {len(issue)} | {_cells(issue)} |"
         )
     return lines
 
