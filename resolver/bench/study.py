@@ -27,7 +27,7 @@ from resolver.bench.study_issues import IssueTruth
 from resolver.bench.study_truth import GitTruth, StudyPoint, TodoKey
 from resolver.verdicts.resolution import ExpectationVerdict
 
-__all__ = ["Pair", "StudyResult", "declarations", "run_study"]
+__all__ = ["Pair", "StudyResult", "claimed_sample", "declarations", "run_study"]
 
 #: The study's own TODO policy, used only when ``openloop init`` is not available: SPEC §6.1's.
 FALLBACK_POLICY = """\
@@ -116,6 +116,15 @@ class StudyResult:
             and p.verdict not in ("open", "unknown", "absent")
             and p.closer_kind in _FALSE_CLOSERS
         ]
+
+
+def claimed_sample(result: StudyResult, most: int = 40, seed: int = 27) -> tuple[int, list[str]]:
+    """How many items ``claimed_unverified`` marks at HEAD, and a sample of up to ``most`` of
+    them (fixed seed) for labelling by hand (``docs/accuracy.md``)."""
+    flagged = sorted(
+        {p.id for p in result.pairs if p.standpoint == "HEAD" and "claimed_unverified" in p.flags}
+    )
+    return len(flagged), sorted(random.Random(seed).sample(flagged, min(most, len(flagged))))
 
 
 def _event_id(commit: str) -> str:

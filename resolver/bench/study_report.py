@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 from resolver import times
-from resolver.bench.study import Pair, StudyResult, run_study
+from resolver.bench.study import Pair, StudyResult, claimed_sample, run_study
 from resolver.errors import InputError
 
 __all__ = ["TARGETS", "met", "render", "run_study_command"]
@@ -131,6 +131,12 @@ def render(result: StudyResult) -> str:
         out += [_disagreement(p) for p in wrong]
         out.append("")
     out += [f"- {problem}" for problem in result.tree_problems[:20]]
+    flagged, sample = claimed_sample(result)
+    out += [
+        f"`claimed_unverified` at HEAD: {flagged} items; the sample to label by hand (seed 27): "
+        + (", ".join(f"`{ident}`" for ident in sample) or "none"),
+        "",
+    ]
     if result.timings:
         named_times = {k: v for k, v in result.timings.items() if " @" not in k}
         out += ["Timings (seconds):", ""]
