@@ -53,6 +53,7 @@ SUMMARIES = {
     "hook": "agent hooks: refuse a false completion inside the agent's loop",
     "mcp": "serve the history to agents as a Model Context Protocol server (stdio)",
     "audit": "judge every past close: complete when closed, landed later, never supported",
+    "init": "write a starter .ol for a repository (channels, bots, TODO debt, issues)",
 }
 
 
@@ -74,7 +75,10 @@ def build_parser(only: str | None = None, listing: bool = False) -> argparse.Arg
     subparsers.required = True
     if listing and only not in COMMANDS:
         for name in COMMANDS:
-            subparsers.add_parser(name, help=SUMMARIES.get(name), add_help=False)
+            if name in SUMMARIES:
+                subparsers.add_parser(name, help=SUMMARIES[name], add_help=False)
+            else:  # a command without a summary here yet: registered as usual
+                importlib.import_module(f"resolver.cli.{name}").register(subparsers)
         return parser
     for name in (only,) if only in COMMANDS else COMMANDS:
         importlib.import_module(f"resolver.cli.{name}").register(subparsers)
