@@ -200,7 +200,7 @@ def run_git(args: argparse.Namespace) -> int:
 
 def run_github(args: argparse.Namespace) -> int:
     """Import issues and pull requests."""
-    imported = read_github(args.files, args.issue_prefix)
+    imported = read_github(args.files, args.issue_prefix, note_bots=not args.ol)
     if args.ol:
         with writer.output(args.ol) as stream:
             stream.write(imported.declarations())
