@@ -21,7 +21,7 @@ task t {
   obligation a { title "Write the patch" want patch.done = true verify state }
   obligation b { title "Approve" verify explicit requires a }
 }
-event a1 { channel commits at 2024-07-10 by bot text "patch" set patch.done = true }
+event a1 { channel commits at 2024-07-10 by dev text "patch" set patch.done = true }
 """
 
 
@@ -44,7 +44,7 @@ def test_receipt_of_an_incomplete_task():
         "SATISFIED",
         "state",
         "a1",
-        "bot",
+        "dev",
         "commits",
     )
     b = rec.obligation("b")

@@ -443,3 +443,73 @@ def test_an_effective_reopen_is_not_also_a_rejection():
     v = status_of(ev)
     assert not any(r.event == "r1" and r.code == "candidate_rejected" for r in v.reasons)
     assert any(r.event == "r1" and r.code == "reopened" for r in v.reasons)
+
+
+# --- an agent's own word is a claim (SPEC 3) ---------------------------------------------------
+
+
+def test_an_agents_own_set_is_a_claim_below_verify():
+    """An agent's `set` of the wanted value off an authoritative channel is tier textual at
+    most: claimed_unverified below the default verify, satisfying only `verify textual`."""
+    ev = 'event c1 { channel commits at 2024-08-01 by bot set backup.backend = "PostgreSQL" }'
+    v = status_of(ev)
+    assert v.status == "OPEN" and "claimed_unverified" in v.flags
+    assert [(r.code, r.detail) for r in v.reasons if r.event == "c1"] == [
+        ("below_verify", "textual")
+    ]
+    lax = BASE.replace("want backup", "verify textual\n want backup")
+    assert (status_of(ev, base=lax).status, status_of(ev, base=lax).tier) == (
+        "SATISFIED",
+        "textual",
+    )
+
+
+def test_an_agents_own_strong_text_is_a_claim():
+    ev = 'event c1 { channel commits at 2024-08-01 by bot text "Moved the backups to PostgreSQL" }'
+    v = status_of(ev)
+    assert v.status == "OPEN" and "claimed_unverified" in v.flags
+
+
+def test_on_an_authoritative_channel_an_agents_record_counts():
+    base = "channel ci work authoritative\n" + BASE
+    ev = 'event c1 { channel ci at 2024-08-01 by bot set backup.backend = "PostgreSQL" }'
+    v = status_of(ev, base=base)
+    assert (v.status, v.closed_by, v.tier) == ("SATISFIED", "c1", "state")
+
+
+def test_an_agents_superseding_state_supersedes_nothing():
+    base = BASE.replace("want backup", 'superseded_when store.kind = "s3"\n want backup')
+    v = status_of(
+        'event c1 { channel commits at 2024-08-01 by bot set store.kind = "s3" }', base=base
+    )
+    assert v.status == "OPEN"
+    assert [(r.code, r.detail) for r in v.reasons if r.event == "c1"] == [
+        ("candidate_rejected", "agent_claim")
+    ]
+    v = status_of(
+        'event c1 { channel commits at 2024-08-01 by alice set store.kind = "s3" }', base=base
+    )
+    assert (v.status, v.closed_by) == ("SUPERSEDED", "c1")
+
+
+def test_an_agent_may_still_reopen_by_contradiction():
+    ev = (
+        'event c1 { channel commits at 2024-08-01 by alice set backup.backend = "PostgreSQL" }\n'
+        'event c2 { channel commits at 2024-08-02 by bot set backup.backend = "SQLite" }'
+    )
+    v = status_of(ev)
+    assert v.status == "OPEN" and "reopened" in v.flags
+
+
+def test_the_explanation_says_why_an_agents_record_is_a_claim():
+    from resolver import api
+    from resolver.faces.explanation_text import phrase, render_text
+    from resolver.verdicts import explanation
+    from tests.helpers import prepare_text
+
+    ev = 'event c1 { channel commits at 2024-08-01 by bot set backup.backend = "PostgreSQL" }'
+    prepared = prepare_text(BASE + ev)
+    tree = explanation.explain_at(prepared, api.standpoint("2024-09-01"), "x")
+    text = render_text(phrase(tree))
+    assert "bot is an agent: its own report is a claim; a system of record must observe it" in text
+    assert "would reach tier state" in text

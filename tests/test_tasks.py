@@ -22,8 +22,8 @@ task t {
   obligation b { title "Run the tests" want tests.status = "pass" verify state }
 }
 """
-A1 = "event a1 { channel commits at 2024-07-10 by bot set patch.done = true }\n"
-B1 = 'event b1 { channel commits at 2024-07-12 by bot set tests.status = "pass" }\n'
+A1 = "event a1 { channel commits at 2024-07-10 by dev set patch.done = true }\n"
+B1 = 'event b1 { channel commits at 2024-07-12 by dev set tests.status = "pass" }\n'
 
 
 def resolve(
@@ -63,7 +63,7 @@ def test_task_incomplete_while_an_obligation_is_not_opened():
 
 
 def test_task_unknown_when_nothing_is_open_but_something_is_unknown():
-    b1 = B1.replace("by bot", "by bot outcome unknown")
+    b1 = B1.replace("by dev", "by dev outcome unknown")
     res = resolve(A1 + b1)
     assert verdict(res, "b").status == "UNKNOWN"
     assert (task_of(res).status, task_of(res).outstanding) == ("UNKNOWN", ("b",))
@@ -71,7 +71,7 @@ def test_task_unknown_when_nothing_is_open_but_something_is_unknown():
 
 def test_open_beats_unknown_for_the_task():
     base = TASK.replace("}\n}", '}\n  obligation c { title "Deploy" want v = 2 verify state }\n}')
-    b1 = B1.replace("by bot", "by bot outcome unknown")
+    b1 = B1.replace("by dev", "by dev outcome unknown")
     res = resolve(A1 + b1, base=base)
     assert task_of(res).status == "INCOMPLETE"
     assert task_of(res).outstanding == ("b", "c")
@@ -281,7 +281,7 @@ expectation y { opened 2024-07-01 want approved = true verify state }
 expectation x { opened 2024-07-01 want deployed = true verify state requires y }
 """
 Y1 = "event y1 { channel commits at 2024-07-10 by alice set approved = true }\n"
-X1 = "event x1 { channel commits at 2024-07-12 by bot set deployed = true }\n"
+X1 = "event x1 { channel commits at 2024-07-12 by dev set deployed = true }\n"
 
 
 def flags(extra: str, at: str = "2024-09-01", base: str = PRE, ident: str = "x", **kwargs):
@@ -343,7 +343,7 @@ def test_precondition_unmet_only_for_satisfied():
 
 def test_precondition_unmet_reads_a_required_task_at_the_close():
     base = TASK + "expectation x { opened 2024-07-01 want deployed = true requires t }\n"
-    between = "event x1 { channel commits at 2024-07-11 by bot set deployed = true }\n"
+    between = "event x1 { channel commits at 2024-07-11 by dev set deployed = true }\n"
     assert "precondition_unmet" in flags(A1 + B1 + between, base=base)
     late = between.replace("2024-07-11", "2024-07-13")
     assert "precondition_unmet" not in flags(A1 + B1 + late, base=base)
@@ -409,7 +409,7 @@ def test_claim_about_a_waived_obligation_counts_it_complete():
 
 
 def test_claim_while_an_obligation_is_unknown_is_a_false_completion():
-    b1 = B1.replace("by bot", "by bot outcome unknown")
+    b1 = B1.replace("by dev", "by dev outcome unknown")
     res = resolve(A1 + b1 + claim("claims_complete", "2024-07-13"))
     assert findings(res) == {("FALSE_COMPLETION", "c", "t", ("b",))}
 
@@ -422,7 +422,7 @@ def test_claim_before_the_task_opened():
 def test_claim_judged_with_the_standpoints_known():
     # b1 happened before the claim but was recorded after it: a claim judged with what was known
     # at the time is false; once the record is known it was true.
-    b1 = B1.replace("by bot", "recorded 2024-07-20 by bot")
+    b1 = B1.replace("by dev", "recorded 2024-07-20 by dev")
     source = A1 + b1 + claim("claims_complete", "2024-07-13")
     assert findings(resolve(source, at="2024-07-15")) == {("FALSE_COMPLETION", "c", "t", ("b",))}
     assert findings(resolve(source, at="2024-07-15", known="latest")) == set()

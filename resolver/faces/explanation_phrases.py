@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from resolver import times
 from resolver.faces.explain_words import (
+    agent_claim_text,
     authority_text,
     bound_text,
     event_label,
@@ -134,6 +135,10 @@ def _authority(node: Node, project: Project) -> str:
     say = node.say
     kind, basis = node.data["marker"], node.code or ""
     return authority_text(say["event"], say["x"], kind, basis, say["principals"])
+
+
+def _agent_claim(node: Node, project: Project) -> str:
+    return agent_claim_text(node.say["event"], node.code or "")
 
 
 def _link(node: Node, project: Project) -> str:
@@ -353,6 +358,7 @@ PHRASES: dict[str, Phrase] = {
     "candidate": _candidate,
     "evidence": _evidence,
     "authority": _authority,
+    "agent_claim": _agent_claim,
     "link": _link,
     "outcome": lambda node, project: f"outcome {node.code}",
     "unrecorded": _unrecorded,

@@ -43,6 +43,7 @@ _REJECTIONS = {
     "before_opening": "{e} happened before the opening: closings must follow openings",
     "failed_outcome": "{e} has outcome failed: no evidence",
     "claim_only": "{e} only claims completion: a claim is not evidence",
+    "agent_claim": "{e} is an agent's own record: a claim, it supersedes nothing",
     "no_link": "{e} touches it but reaches no closing tier",
     "no_done_cue": "{e} shares words with it but makes no done-style claim and sets nothing wanted",
     "value_not_named": "{e} links strongly by its text but does not name the wanted value",

@@ -167,6 +167,9 @@ def candidates_node(view: View, x: Expectation, number: int, verdict: Expectatio
     authority: dict[str | None, list[tuple[str, str]]] = {}
     for e, kind, basis in view.rows("explain_authority", number):
         authority.setdefault(view.event(e), []).append((str(kind), str(basis)))
+    claims: dict[str | None, list[str]] = {}
+    for e, would in view.rows("agent_claim", number):
+        claims.setdefault(view.event(e), []).append(str(would))
     principals = view.principals(number)
     links: dict[str | None, list[str]] = {}
     for e, kind in view.rows("link", number):
@@ -191,6 +194,11 @@ def candidates_node(view: View, x: Expectation, number: int, verdict: Expectatio
                     data={"marker": kind, "by": event.by},
                     say={"event": event, "x": x, "principals": principals},
                 )
+            )
+        for would in sorted(claims.get(eid, [])):
+            # An agent's own record, capped to a claim (rules/prepare/tiers.lp): say why.
+            details.append(
+                Node("agent_claim", code=would, data={"by": event.by}, say={"event": event})
             )
         kinds, overlap = sorted(links.get(eid, [])), sorted(overlaps.get(eid, []))
         if kinds or overlap:

@@ -15,11 +15,11 @@ actor alice principal
 
 BACKUPS = """
 expectation backups {
-  title "Move backups to PostgreSQL"
+  title "Move the nightly backups to PostgreSQL"
   opened_by s1
   want backup.backend = "PostgreSQL"
 }
-event s1 { channel sessions at 2024-01-01 by alice text "Move backups to PostgreSQL" }
+event s1 { channel sessions at 2024-01-01 by alice text "Move the nightly backups to PostgreSQL" }
 """
 
 
@@ -34,7 +34,7 @@ def busy(rejected: int, proposals: int = 0, satisfied: bool = False) -> str:
     for n in range(1, rejected + 1):
         lines.append(
             f"event c{n:03d} {{ channel commits seq {n} at {_at(n)} by bob "
-            f'text "Tune the backups schedule, step {n}" }}'
+            f'text "Tune the nightly backups schedule, step {n}" }}'
         )
     for n in range(1, proposals + 1):
         lines.append(

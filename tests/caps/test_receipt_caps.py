@@ -17,14 +17,14 @@ channel commits work
 actor alice principal
 task t { title "Ship" opened 2024-01-01 principal alice }
 expectation backups {
-  title "Move backups to PostgreSQL"
+  title "Move the nightly backups to PostgreSQL"
   opened_by s1
   want backup.backend = "PostgreSQL"
   part_of t
 }
 expectation docs { title "Write the docs" opened 2024-01-01 part_of t verify explicit }
 expectation index { title "Rebuild the index" opened 2024-01-01 part_of t verify explicit }
-event s1 { channel sessions at 2024-01-01 by alice text "Move backups to PostgreSQL" }
+event s1 { channel sessions at 2024-01-01 by alice text "Move the nightly backups to PostgreSQL" }
 event x1 { channel commits at 2024-01-01T12:00 by bob text "Index rebuilt: done" }
 event x2 { channel commits at 2024-01-01T13:00 by bob text "Rebuild the index, done" }
 event x3 { channel commits at 2024-01-01T14:00 by alice completes index }
@@ -37,7 +37,7 @@ def _history() -> str:
     for n in range(1, CANDIDATES + 1):
         lines.append(
             f"event c{n} {{ channel commits at 2024-01-02T0{n}:00 by bob "
-            f'text "Tune the backups schedule, step {n}" }}'
+            f'text "Tune the nightly backups schedule, step {n}" }}'
         )
         lines.append(
             f"event d{n} {{ channel commits at 2024-01-03T0{n}:00 by bob "

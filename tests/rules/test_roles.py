@@ -77,3 +77,15 @@ def test_each_actor_acts_in_one_role_agent_winning_and_plain_declarations_first(
     }
     assert a.shows("acts_as(1,agent)") and a.shows("acts_as(3,principal)")
     assert not a.has("declared_principal(1)") and a.has("declared_principal(3)")
+
+
+def test_an_agents_event_off_an_authoritative_channel_is_a_claim() -> None:
+    """SPEC 3: an agent's own word is a claim; on an authoritative channel (a system of record)
+    an event counts by what it records, whoever `by` is; patterns count as declarations."""
+    a = prepare(
+        "channel(1). channel(4). authoritative(4). actor(3). actor_role(3,agent). actor(5). "
+        "actor_role(5,principal). actor(6). pattern_role(9,agent). pattern_match(9,6). "
+        "event(7,1,200,200,3). event(8,4,200,200,3). event(11,1,200,200,5). "
+        "event(12,1,200,200,6). event(13,1,200,200,0)."
+    )
+    assert a.named("agent_claim_event") == {"agent_claim_event(7)", "agent_claim_event(12)"}

@@ -126,3 +126,34 @@ def test_verify_sets_the_weakest_tier_accepted_default_semantic() -> None:
         BASE + text.replace("sets(7,30,31)", "marker(7,completes,10)") + "verify(10,state)."
     )
     assert strict.has("below_verify(10,7,explicit)") and strict.has("verify_rank(10,1)")
+
+
+def test_an_agents_own_record_reaches_textual_at_most() -> None:
+    """SPEC 3: whatever an agent's event sets or says off an authoritative channel, it is a
+    claim: tier textual, below the default `verify`; on an authoritative channel it counts."""
+    a = prepare(
+        BASE
+        + _event(6, 1, 3)
+        + "sets(6,30,31). "
+        + _event(7, 1, 3)
+        + "overlap(10,7,1,3,3). names_value(10,7). "
+        + _event(8, 4, 3)
+        + "sets(8,30,31). "
+        + _event(9, 1, 3)
+        + "overlap(10,9,1,2,5). done_cue(9)."
+    )
+    assert a.has("reaches(10,6,state)"), "the record itself is measured as it is"
+    assert a.has("best_tier(10,6,textual,4)") and a.has("below_verify(10,6,textual)")
+    assert a.has("agent_claim(10,6,state)") and not a.has("accepted(10,6,state)")
+    assert a.has("best_tier(10,7,textual,4)") and a.has("agent_claim(10,7,semantic)")
+    assert a.has("accepted(10,8,state)") and not a.has("agent_claim(10,8,state)")
+    # already textual: nothing was capped, no agent_claim
+    assert a.has("best_tier(10,9,textual,4)") and not a.named("agent_claim(10,9")
+    lax = prepare(BASE + _event(6, 1, 3) + "sets(6,30,31). verify(10,textual).")
+    assert lax.has("accepted(10,6,textual)")
+
+
+def test_a_capped_claim_still_contradicts() -> None:
+    """An agent's event that sets another value is no claim of anything, but contradicts."""
+    a = prepare(BASE + _event(6, 1, 3) + "sets(6,30,32).")
+    assert a.has("contradicts(10,6)") and not a.named("best_tier")

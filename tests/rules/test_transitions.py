@@ -94,3 +94,19 @@ def test_static_rejections_are_rejections() -> None:
     a = prepare(BASE + "event(6,2,200,200,1). sets(6,30,31). event(7,1,50,50,1). sets(7,30,31).")
     assert a.shows("for_blocks(10,6,mention_channel,static)")
     assert a.shows("for_blocks(10,7,before_opening,static)")
+
+
+def test_an_agents_superseding_state_supersedes_nothing_and_its_contradiction_reopens() -> None:
+    """SPEC 3: an agent's own `set` of the superseded_when state supersedes nothing (rejected
+    as agent_claim); on an authoritative channel it supersedes; an agent may still reopen a
+    satisfied state by contradicting it."""
+    facts = (
+        BASE + "channel(4). authoritative(4). actor(3). actor_role(3,agent). "
+        "event(6,1,200,200,3). sets(6,40,41). event(7,4,210,210,3). sets(7,40,41). "
+        "event(8,1,220,220,3). sets(8,30,99)."
+    )
+    a = prepare(facts)
+    assert not a.named("close(10,6") and a.has("rejection(10,6,agent_claim)")
+    assert a.shows("agent_claim(10,6,superseded)")
+    assert a.shows("close(10,7,superseded,none,5)")
+    assert a.shows("reopen(10,8,contradiction)")
