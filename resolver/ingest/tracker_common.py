@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from resolver.errors import InputError, Location
+from resolver.ingest.writer import dumps
+from resolver.language.eventlog_checks import checked_line
 from resolver.times import TimeFormatError, format_time, parse_time
 
 __all__ = ["Item", "TrackerImport", "check_id", "check_text", "one_line", "tracker_time"]
@@ -114,8 +116,11 @@ class TrackerImport:
         return f"{self.channel}-status"
 
     def put(self, event: dict[str, Any], location: Location) -> None:
-        """Add one event; the same id twice must be the same event."""
+        """Add one event; the same id twice must be the same event. Each event passes the
+        checks of a hand-written log line first (a tracker's names and notes are untrusted: a
+        control character in a ``by`` would otherwise write a log its own reader refuses)."""
         event = {k: v for k, v in event.items() if v is not None}
+        checked_line(dumps(event), location)
         known = self.events.get(event["id"])
         if known is not None and known != event:
             raise InputError(f"event {event['id']} is given twice with different content", location)

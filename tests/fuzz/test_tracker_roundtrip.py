@@ -16,14 +16,8 @@ from tests.fuzz.roundtrip import import_problem
 from tests.fuzz.test_crash_fuzz import SEED
 
 DATA = Path(__file__).resolve().parents[1] / "trackers" / "data"
-#: beads writes control characters from its records into names the reader refuses (a
-#: ``created_by`` with ESC as ``by``, a ``close_reason`` with ESC as a note): expected to fail
-#: until resolver/ingest/beads.py checks them.
-BEADS_KNOWN = pytest.mark.xfail(
-    strict=False, reason="beads.py writes control characters into by and notes (issue 29)"
-)
 SOURCES = (
-    pytest.param("beads_issues.jsonl", "beads", marks=BEADS_KNOWN),
+    ("beads_issues.jsonl", "beads"),
     ("taskmaster_tasks.json", "taskmaster"),
 )
 CASES = int(os.environ.get("OPENLOOP_FUZZ_IMPORT_CASES", "50"))
@@ -47,7 +41,6 @@ def test_mutated_tracker_exports_read_back_or_are_refused(tmp_path: Path, name, 
     assert not failures, "\n".join(failures[:5])
 
 
-@BEADS_KNOWN
 def test_beads_fields_with_an_escape_read_back_or_are_refused(tmp_path: Path) -> None:
     line = (DATA / "beads_issues.jsonl").read_text(encoding="utf-8").splitlines()[0]
     source = tmp_path / "issues.jsonl"
