@@ -247,6 +247,8 @@ def write(instances: list[Instance], folder: Path, variant: str = "full") -> lis
     lines = [
         "# A generated world of the commitment-graph simulation.",
         "channel agent work",
+        # effect receipts are the system's record of each action, not the agent's word (SPEC 3)
+        "channel actions work authoritative",
         "actor maria principal",
         "actor agent agent",
     ]

@@ -144,4 +144,5 @@ def test_the_facts_of_a_generated_history_build_no_event(histories, monkeypatch)
     project = load(files)
     monkeypatch.setattr(EventColumns, "event_at", lambda self, row: pytest.fail("built"))
     facts = build(project)
-    assert facts.events.count("event(") > 100
+    # about 60 events can touch an item since one shared word no longer links (SPEC 3)
+    assert facts.events.count("event(") > 50

@@ -22,7 +22,7 @@ from resolver.language.model import Assignment, Event, Marker, Project
 LOG = "\n".join(
     [
         '{"id": "c2", "channel": "commits", "seq": 2, "at": "2024-08-02", "by": "bob",'
-        ' "text": "Switch backups to pg", "set": {"backup.backend": "PostgreSQL", "n": 1,'
+        ' "text": "Move backups to pg", "set": {"backup.backend": "PostgreSQL", "n": 1,'
         ' "flag": true}, "completes": "x", "files": ["a.py", "b.py", "a.py"]}',
         "",
         '{"id": "c1", "channel": "commits", "seq": 1, "at": "2024-08-01T10:00:00Z",'
