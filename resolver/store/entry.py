@@ -35,6 +35,9 @@ from resolver.store.keys import FORMAT, Stamp
 _FOREIGN = re.compile(r"[^A-Za-z0-9_(),\- ]")
 #: Seconds a writer waits for another's transaction before giving up (best effort).
 _BUSY = 0.5
+#: Answers an entry keeps (the most recent): a long-lived server or a user asking many
+#: standpoints and queries of the same inputs keeps the file bounded.
+ANSWERS_KEPT = 256
 
 _SCHEMA = """
 CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -175,6 +178,11 @@ class Entry:
                     db.execute(
                         "INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?)",
                         (*key, blob, digest, ground_rules),
+                    )
+                    db.execute(
+                        "DELETE FROM answers WHERE rowid NOT IN "
+                        "(SELECT rowid FROM answers ORDER BY rowid DESC LIMIT ?)",
+                        (ANSWERS_KEPT,),
                     )
                 db.execute("COMMIT")
         except sqlite3.Error:

@@ -103,11 +103,17 @@ def _field(project: model.Project, name: str) -> Any:
     return tuple(value) if name == "events" else value
 
 
+def _named(name: str) -> str:
+    """The part of an entry's file name that names the parsed file (its resolved path)."""
+    path = str(Path(name).resolve()).encode("utf-8", errors="surrogateescape")
+    return hashlib.sha256(path).hexdigest()[:16]
+
+
 def _entry(name: str, data: bytes) -> Path:
     digest = hashlib.sha256(code_stamp().encode())
     digest.update(name.encode("utf-8", errors="surrogateescape") + b"\0")
     digest.update(data)
-    return resources.cache_dir() / f"parsed-{digest.hexdigest()[:32]}.json"
+    return resources.cache_dir() / f"parsed-{_named(name)}-{digest.hexdigest()[:32]}.json"
 
 
 def parse_file(name: str) -> model.Project:
@@ -148,5 +154,9 @@ def _keep(entry: Path, project: model.Project) -> None:
             os.replace(temporary, entry)
         finally:
             Path(temporary).unlink(missing_ok=True)
+        prefix = entry.name[: len("parsed-") + 16]
+        for older in entry.parent.glob(f"{prefix}-*.json"):  # the file's earlier contents
+            if older != entry:
+                older.unlink(missing_ok=True)
     except (_Uncacheable, OSError, ValueError, TypeError, RecursionError):
         pass

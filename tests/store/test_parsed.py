@@ -69,7 +69,7 @@ def test_a_foreign_or_torn_entry_is_parsed_again(tmp_path, cache, entry):
     assert parsed.parse_file(str(path)) == expected
 
 
-def test_an_edit_is_a_new_entry_and_an_error_is_never_kept(tmp_path, cache):
+def test_an_edit_replaces_the_entry_and_an_error_is_never_kept(tmp_path, cache):
     path = tmp_path / "a.ol"
     path.write_text('expectation x { title "X" opened 2024-01-01 }\n')
     first = parsed.parse_file(str(path))
@@ -79,7 +79,7 @@ def test_an_edit_is_a_new_entry_and_an_error_is_never_kept(tmp_path, cache):
     for _ in range(2):
         with pytest.raises(Exception, match=r"a\.ol:1"):
             parsed.parse_file(str(path))
-    assert len(list(cache.glob("parsed-*.json"))) == 2
+    assert len(list(cache.glob("parsed-*.json"))) == 1  # the edit replaced the first
 
 
 def test_a_warm_command_never_builds_the_grammars_parser(cache):

@@ -254,3 +254,18 @@ def test_stored_atoms_serve_only_the_facts_they_were_derived_from(tmp_path, monk
     assert not wide.from_store
     expected = fresh_json(folder, point)
     assert json_format.render(resolve(wide, point), wide.project, "all") == expected
+
+
+def test_an_entry_keeps_the_most_recent_answers_only(tmp_path, monkeypatch):
+    from resolver.store import entry as stored
+
+    monkeypatch.setattr(stored, "ANSWERS_KEPT", 3)
+    folder = fixed(tmp_path)
+    prepared = store.load_prepared([folder])
+    for day in range(6):  # six plateaus (an event or a bound on most days)
+        moment = parse_time("2024-07-02") + day * DAY + 7
+        resolve(prepared, Standpoint(moment, moment), Query())
+    path = entry_path(collect_files([folder]))
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT count(*) FROM answers").fetchone()[0] == 3
+    assert stored_json(folder) == fresh_json(folder)
