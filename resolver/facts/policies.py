@@ -21,16 +21,14 @@ distinct paths), so the work grows with the matches, never with policies x event
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from itertools import pairwise
 
 from resolver import times
 from resolver.errors import InputError
 from resolver.facts.interning import check_int
 from resolver.facts.linker import Vocabulary
-from resolver.facts.policy_index import EventIndex, sets_value
+from resolver.facts.policy_index import EventIndex, chain_facts, declared_opening, sets_value
 from resolver.language.globs import compile_glob, glob_parts
 from resolver.language.model import (
     TIERS,
@@ -78,8 +76,10 @@ class PolicyFacts:
     #: Keys that would-be instances want or are superseded by.
     keys: set[str] = field(default_factory=set)
     #: ``want touches`` items: (item number, glob, opening instant in Unix seconds or None),
-    #: for the index of their first glob hit after the opening (:func:`_touch_index`).
+    #: for the index of their first glob hit after the opening (``policy_index.chain_facts``).
     wanting: list[tuple[int, str, int | None]] = field(default_factory=list)
+    #: ``before next kind`` items: (item number, kind, opening instant or None), likewise.
+    bounding: list[tuple[int, str, int | None]] = field(default_factory=list)
     #: Globs of instances' own ``want touches`` (substituted), measured like the others.
     globs: set[str] = field(default_factory=set)
     #: Per-path instances' paths: (trigger number, path number, path, the `when touches` glob).
@@ -118,10 +118,12 @@ def measure(project: Project, ids: Ids, vocabulary: Vocabulary) -> PolicyFacts:
     for x in project.expectations:
         if x.want_touches is not None:
             globs.add(x.want_touches)
-            opening = _declared_opening(x, tasks.get(x.part_of or ""), index)
+            opening = declared_opening(x, tasks.get(x.part_of or ""), index)
             out.wanting.append((ids.item(x.id), x.want_touches, opening))
         if x.before_next_kind is not None:
             kinds.add(x.before_next_kind)
+            opening = declared_opening(x, tasks.get(x.part_of or ""), index)
+            out.bounding.append((ids.item(x.id), x.before_next_kind, opening))
 
     shapes_done: set[int] = set()
 
@@ -170,7 +172,18 @@ def measure(project: Project, ids: Ids, vocabulary: Vocabulary) -> PolicyFacts:
         for ident in sorted(index.glob_events(glob)):
             out.fact("glob_hit", g, ids.event(ident))
             out.relevant.add(ident)
-    _touch_index(out, ids, index)
+    # Each wanted glob's hits and each bounding kind's events as a chain in time order, and
+    # where each item's part of it starts (the walk of rules/prepare/file_touches.lp).
+    families = (("glob", "glob_next", "touch_from", out.wanting),)
+    families += (("kind", "kind_next", "kind_from", out.bounding),)
+    for family, step, start, items in families:
+        for fact in chain_facts(index, family, items):
+            if fact[0] == "next":
+                _, name, first, second = fact
+                out.fact(step, ids.tag((family, name)), ids.event(first), ids.event(second))
+            else:
+                _, number, name, event = fact
+                out.fact(start, int(number), ids.tag((family, name)), ids.event(event))
     for kind in sorted(kinds):
         kd = ids.tag(("kind", kind))
         for ident in sorted(index.by_kind.get(kind, ())):
@@ -328,6 +341,8 @@ def _instances(
                 _want_facts(out, number, x, ids, policy.shape)
                 if x.want_touches is not None:
                     out.wanting.append((number, x.want_touches, event.at))
+                if x.before_next_kind is not None:
+                    out.bounding.append((number, x.before_next_kind, event.at))
                 out.linkable.append((x, event.text))
                 derived[instance] = x
                 continue
@@ -337,9 +352,12 @@ def _instances(
                 o = ids.item(ob.id)
                 out.fact("potential_obligation", o, number, ids.tag(("shape", template.id, s.id)))
                 _want_facts(out, o, ob, ids, s)
+                own = declared_opening(ob, None, index)
+                opening = event.at if own is None else own
                 if ob.want_touches is not None:
-                    own = _declared_opening(ob, None, index)
-                    out.wanting.append((o, ob.want_touches, event.at if own is None else own))
+                    out.wanting.append((o, ob.want_touches, opening))
+                if ob.before_next_kind is not None:
+                    out.bounding.append((o, ob.before_next_kind, opening))
                 out.linkable.append((ob, event.text))
                 derived[ob.id] = ob
                 obligations.append(ob.id)
@@ -388,46 +406,3 @@ def _want_facts(
         sw = x.superseded_when
         out.keys.add(sw.key)
         out.fact("inst_superseded_when", number, ids.key(sw.key), ids.value(sw.value))
-
-
-def _declared_opening(x: Expectation, task: Task | None, index: EventIndex) -> int | None:
-    """When ``x`` opens, as ``rules/prepare/opening.lp`` says (its own opening, else its
-    task's; ``opened_by`` before ``opened``): only a hint for :func:`_touch_index`, which the
-    rules check."""
-    for source in (x, task):
-        if source is None:
-            continue
-        if source.opened_by is not None:
-            event = index.events.get(source.opened_by)
-            return None if event is None else event.at
-        if source.opened is not None:
-            return source.opened
-    return None
-
-
-def _touch_index(out: PolicyFacts, ids: Ids, index: EventIndex) -> None:
-    """The events of each wanted glob as a chain in time order, and where each item's part of
-    it starts, so that an item meets only the hits that could close it first (SPEC §5.2,
-    issue 26 item 5; the walk and its checks are ``rules/prepare/file_touches.lp``).
-
-    ``glob_next(G, E1, E2)``: E2 follows E1 among the events whose ``files`` match G, in
-    (at, recorded, id) order; ``touch_from(X, G, E)``: E is the first of them strictly after
-    X's opening. One fact per hit and one per item: nothing here grows with items x events.
-    """
-    chains: dict[str, tuple[list[int], list[str]]] = {}
-    for glob in sorted({g for _, g, _ in out.wanting}):
-        g = ids.tag(("glob", glob))
-        hits = sorted(
-            index.glob_events(glob),
-            key=lambda e: (index.events[e].at, index.events[e].recorded, e),
-        )
-        for first, second in pairwise(hits):
-            out.fact("glob_next", g, ids.event(first), ids.event(second))
-        chains[glob] = ([index.events[e].at for e in hits], hits)
-    for number, glob, opening in out.wanting:
-        ats, hits = chains[glob]
-        if opening is None:
-            continue
-        position = bisect.bisect_right(ats, opening)
-        if position < len(hits):
-            out.fact("touch_from", number, ids.tag(("glob", glob)), ids.event(hits[position]))

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import bisect
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from itertools import pairwise
 
 from resolver.facts.linker import Vocabulary
 from resolver.language.globs import GlobError, compile_glob
-from resolver.language.model import Condition, Event, Value
+from resolver.language.model import Condition, Event, Expectation, Task, Value
 
-__all__ = ["EventIndex", "sets_value"]
+__all__ = ["EventIndex", "chain_facts", "declared_opening", "sets_value"]
 
 
 class EventIndex:
@@ -114,3 +115,48 @@ def sets_value(event: Event, key: str, value: Value | None) -> bool:
     return any(
         a.key == key and a.value == value and type(a.value) is type(value) for a in event.sets
     )
+
+
+def declared_opening(x: Expectation, task: Task | None, index: EventIndex) -> int | None:
+    """When ``x`` opens, as ``rules/prepare/opening.lp`` says (its own opening, else its
+    task's; ``opened_by`` before ``opened``): only a hint for :func:`chain_facts`, which the
+    rules check."""
+    for source in (x, task):
+        if source is None:
+            continue
+        if source.opened_by is not None:
+            event = index.events.get(source.opened_by)
+            return None if event is None else event.at
+        if source.opened is not None:
+            return source.opened
+    return None
+
+
+def chain_facts(
+    index: EventIndex, family: str, items: Iterable[tuple[int, str, int | None]]
+) -> Iterator[tuple]:
+    """The events of each glob (``family`` ``glob``: those whose ``files`` it matches) or kind
+    (``kind``) the items name, as a chain in (at, recorded, id) order, and where each item's
+    part of it starts, so that an item meets only the events that could decide first (SPEC
+    §5.2, issue 26 item 5; the walk and its checks are ``rules/prepare/file_touches.lp``).
+
+    Yields ``("next", NAME, E1, E2)``: E2 follows E1 in NAME's chain; ``("from", ITEM, NAME,
+    E)``: E is the first event of the chain strictly after the item's opening. One per event
+    of a chain and one per item: nothing here grows with items x events.
+    """
+    items = list(items)
+    chains: dict[str, tuple[list[int], list[str]]] = {}
+    events = index.events
+    for name in sorted({n for _, n, _ in items}):
+        members = index.glob_events(name) if family == "glob" else index.by_kind.get(name, ())
+        ordered = sorted(members, key=lambda e: (events[e].at, events[e].recorded, e))
+        for first, second in pairwise(ordered):
+            yield ("next", name, first, second)
+        chains[name] = ([events[e].at for e in ordered], ordered)
+    for number, name, opening in items:
+        ats, ordered = chains[name]
+        if opening is None:
+            continue
+        position = bisect.bisect_right(ats, opening)
+        if position < len(ordered):
+            yield ("from", number, name, ordered[position])
