@@ -47,6 +47,16 @@ def test_ties_unrecorded_transitions_and_links() -> None:
     assert a.shows("key_reason(10,closed,6)")
 
 
+def test_an_agents_claim_is_shown_for_an_examined_touch_of_an_explained_item() -> None:
+    facts = BASE + (
+        "evt(6,200,200,3). rejection(10,6,below_verify). agent_claim(10,6,state). "
+        "evt(7,900,900,3). rejection(10,7,below_verify). agent_claim(10,7,state). "
+    )
+    a = standpoint(facts + "explain_target(10).", now=400)
+    assert a.shows("agent_claim(10,6,state)") and not a.shows("agent_claim(10,7,state)")
+    assert not standpoint(facts, now=400).shows("agent_claim(10,6,state)")
+
+
 def test_bound_sources() -> None:
     facts = BASE + "deadline(10,500). before(10,9). evt(9,400,400,0). explain_target(10)."
     a = standpoint(facts, now=450)
