@@ -114,11 +114,12 @@ def authority_text(
 def agent_claim_text(event: Event, would: str) -> str:
     """Why an agent's own record counts as a claim only (the rules' ``agent_claim/3``)."""
     by = event.by or "an unnamed actor"
-    what = "would supersede it" if would == "superseded" else f"would reach tier {would}"
-    return (
-        f"{by} is an agent: its own report is a claim; a system of record must observe it "
-        f"(its record {what}; off an authoritative channel it is tier textual at most)"
-    )
+    if would == "superseded":
+        what = "its record would supersede it; off an authoritative channel it supersedes nothing"
+    else:
+        what = f"its record would reach tier {would}; off an authoritative channel: textual at most"
+    claim = "its own report is a claim; a system of record must observe it"
+    return f"{by} is an agent: {claim} ({what})"
 
 
 _SOURCES = {1: "title", 2: "opening text"}
