@@ -44,7 +44,8 @@ def test_lint_warns_about_a_requires_two_cycle(tmp_path, capsys):
     folder = _write(
         tmp_path,
         "expectation x { opened 2024-01-01 requires y }\n"
-        "expectation y { opened 2024-01-01 requires x }\n",
+        "expectation y { opened 2024-01-01 requires x }\n"
+        "event e1 { channel commits at 2024-01-02 }\n",  # commits has an event: no channel warning
     )
     assert _warnings(capsys, folder) == [
         f"{folder / 'h.ol'}:3:1: warning: requires cycle x -> y -> x: "
