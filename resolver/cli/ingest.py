@@ -65,6 +65,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="import a shallow clone (warned on stderr; its boundary commits list no files)",
     )
+    git.add_argument(
+        "--landed-from",
+        action="append",
+        metavar="REF",
+        help="where to find branch commits whose change landed on REV by squash or cherry-pick "
+        "(same patch-id): the landing commit carries their closing references (repeatable; "
+        "default: every local and remote-tracking branch)",
+    )
+    git.add_argument(
+        "--no-landed",
+        action="store_true",
+        help="read only REV's own messages (no patch-id matching of branch commits)",
+    )
     _add_issue_prefix(git, "prefix of the ids closing keywords complete")
     _add_destination(git)
     git.set_defaults(func=run_git)
@@ -192,10 +205,15 @@ def run_git(args: argparse.Namespace) -> int:
         issue_prefix=args.issue_prefix,
         progress=True,
         allow_shallow=args.allow_shallow,
+        landed_from=() if args.no_landed else _refs(args.landed_from),
     )
     repo.resolve(args.rev)  # a bad REV is reported before any output is opened
     _deliver(args, commit_events(repo, options))
     return 0
+
+
+def _refs(refs: list[str] | None) -> tuple[str, ...] | None:
+    return None if refs is None else tuple(refs)
 
 
 def run_github(args: argparse.Namespace) -> int:

@@ -16,6 +16,9 @@ Three streaming ``git`` processes, no object parsing of our own:
    the merge that brings them).
 
 Events are yielded one at a time, so memory does not grow with the messages or diffs of history.
+Before that, :mod:`resolver.ingest.git_landing` matches patch identities so that a REV commit that
+landed a branch's change (a squash, a cherry-pick) carries that branch's closing references.
+
 A shallow clone is refused unless ``allow_shallow``; then its boundary commits (whose parents the
 clone does not hold) list no changed files and set no TODO keys, since their "diff against
 nothing" would claim that they added every file.
@@ -31,8 +34,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
+from resolver.ingest.git_landing import Landing, landed_markers
 from resolver.ingest.git_order import LearnedOrder, learned_order, shallow_boundary
-from resolver.ingest.gitrun import Repository, source_error
+from resolver.ingest.gitrun import Repository, nul_tokens, source_error
 from resolver.ingest.messages import closing_references, reverted_commits, trailer_markers
 from resolver.ingest.todo_text import key_path
 from resolver.ingest.todos import TodoTracker, parse_patches
@@ -42,7 +46,6 @@ __all__ = ["GitOptions", "commit_events"]
 
 _FORMAT = "%H%x00%P%x00%aE%x00%at%x00%ct%x00%(trailers:only,unfold,separator=%x1f)%x00%B"
 _STATUS = re.compile(r"[A-Z][0-9]*")
-_CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -55,17 +58,9 @@ class GitOptions:
     issue_prefix: str = "issue-"
     progress: bool = False
     allow_shallow: bool = False
-
-
-def _tokens(stream: IO[bytes]) -> Iterator[bytes]:
-    """NUL-separated tokens of a stream, read in large chunks."""
-    rest = b""
-    while chunk := stream.read(_CHUNK):
-        parts = (rest + chunk).split(b"\0")
-        rest = parts.pop()
-        yield from parts
-    if rest:
-        yield rest
+    #: Where to look for branch work that landed on REV by squash or cherry-pick: the refs, or
+    #: None for every local and remote-tracking branch; ``()`` looks nowhere.
+    landed_from: tuple[str, ...] | None = None
 
 
 @dataclass
@@ -88,7 +83,7 @@ def _seconds(raw: bytes) -> int | None:
 
 def _commits(stream: IO[bytes]) -> Iterator[_Commit]:
     """Parse the ``-z --name-status`` stream of ``_FORMAT`` records."""
-    tokens = _tokens(stream)
+    tokens = nul_tokens(stream)
     pending: bytes | None = None
     while True:
         head = pending if pending is not None else next(tokens, None)
@@ -168,7 +163,12 @@ def commit_events(repo: Repository, options: GitOptions) -> Iterator[dict[str, A
         "--diff-merges=first-parent", "--root", "--no-ext-diff", "--no-textconv",
         "--src-prefix=a/", "--dst-prefix=b/", "--end-of-options", head,
     )  # fmt: skip
-    builder = _EventWriter(repo, options, order)
+    landing = (
+        landed_markers(repo, head, options.landed_from, options.issue_prefix)
+        if options.landed_from != ()
+        else Landing()
+    )
+    builder = _EventWriter(repo, options, order, landing)
     progress = _Progress(len(order.hashes), options.progress and sys.stderr.isatty())
     with contextlib.ExitStack() as stack:
         wanted = stack.enter_context(tempfile.TemporaryFile())
@@ -192,8 +192,10 @@ def commit_events(repo: Repository, options: GitOptions) -> Iterator[dict[str, A
 class _EventWriter:
     """Turns parsed commits into events; holds the TODO tracker and what reverts undo."""
 
-    def __init__(self, repo: Repository, options: GitOptions, order: LearnedOrder) -> None:
-        self.repo, self.options, self.order = repo, options, order
+    def __init__(
+        self, repo: Repository, options: GitOptions, order: LearnedOrder, landing: Landing
+    ) -> None:
+        self.repo, self.options, self.order, self.landing = repo, options, order, landing
         self.tracker = TodoTracker()
         #: For each commit whose message completed something: what it completed, and what it
         #: reopened (a revert). Reverting it undoes exactly that.
@@ -240,6 +242,8 @@ class _EventWriter:
                 if notes:
                     event["notes"] = notes
         markers = trailer_markers(commit.trailers)
+        for name, ids in self.landing.markers.get(commit.hash, {}).items():  # a squash, a pick
+            markers[name] = list(dict.fromkeys([*markers.get(name, []), *ids]))
         closing = closing_references(commit.message, self.options.issue_prefix)
         completes = list(dict.fromkeys([*markers.get("completes", []), *closing]))
         reopens = markers.get("reopens", [])

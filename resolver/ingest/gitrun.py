@@ -18,7 +18,9 @@ from typing import IO
 
 from resolver.errors import InputError
 
-__all__ = ["Repository", "source_error"]
+__all__ = ["Repository", "nul_tokens", "source_error"]
+
+_CHUNK = 1 << 20
 
 _PINNED = (
     "-c", "core.quotePath=false",
@@ -113,6 +115,17 @@ class Repository:
         if code != 0:
             detail = (error.strip().splitlines() or [f"exit {code}"])[-1]
             raise source_error(self.name, f"git {args[0]}: {detail}")
+
+
+def nul_tokens(stream: IO[bytes]) -> Iterator[bytes]:
+    """NUL-separated tokens of a stream (``git log -z``), read in large chunks."""
+    rest = b""
+    while chunk := stream.read(_CHUNK):
+        parts = (rest + chunk).split(b"\0")
+        rest = parts.pop()
+        yield from parts
+    if rest:
+        yield rest
 
 
 def _environment() -> dict[str, str]:
