@@ -16,6 +16,7 @@ keeps the shown atoms, never a rendered text, so every face reads them as it rea
 
 from __future__ import annotations
 
+import threading
 from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -26,8 +27,8 @@ AT = "at"
 LATEST = "latest"
 
 #: Answers an in-process memo keeps (least recently used out first): a long-lived server
-#: asked about many plateaus stays bounded.
-MEMO_SIZE = 64
+#: asked about many plateaus stays bounded (an answer of 100k events is a few MB of text).
+MEMO_SIZE = 16
 
 
 class Backing(Protocol):
@@ -67,16 +68,18 @@ class Memo:
         self.backing = backing
         self.size = size
         self._kept: OrderedDict[tuple[str, int, str], tuple[str, int]] = OrderedDict()
+        self._lock = threading.Lock()  # the MCP server's tools may share one prepared history
         #: How many answers came from the memo, and how many were solved: for the bench.
         self.hits = 0
         self.misses = 0
 
     def get(self, key: tuple[str, int, str]) -> tuple[str, int] | None:
         """The stored answer (atoms' text, ground rules) of ``key``, if any."""
-        found = self._kept.get(key)
-        if found is not None:
-            self._kept.move_to_end(key)
-        elif self.backing is not None:
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+        if found is None and self.backing is not None:
             found = self.backing.answer(key)
             if found is not None:
                 self._remember(key, found)
@@ -93,7 +96,8 @@ class Memo:
             self.backing.keep(key, text, ground_rules)
 
     def _remember(self, key: tuple[str, int, str], answer: tuple[str, int]) -> None:
-        self._kept[key] = answer
-        self._kept.move_to_end(key)
-        while len(self._kept) > self.size:
-            self._kept.popitem(last=False)
+        with self._lock:
+            self._kept[key] = answer
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)

@@ -69,14 +69,20 @@ def _unpack(blob: bytes, digest: str) -> str | None:
     return None if _FOREIGN.search(text) else text
 
 
+def _current(db: sqlite3.Connection) -> tuple[str, str] | None:
+    """The key and facts digest an open entry holds."""
+    meta = dict(db.execute("SELECT name, value FROM meta WHERE name IN ('key', 'facts')"))
+    return (meta["key"], meta["facts"]) if len(meta) == 2 else None
+
+
 class Entry:
     """The stored history of one set of input paths (see the module's docstring)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        #: The key the entry was found (or written) under; answers are read and kept only
-        #: while it is the key the caller holds.
-        self.key: str | None = None
+        #: The key and facts digest the entry was found (or written) under; answers are read
+        #: and kept only while the file holds exactly these (another process may replace it).
+        self.key: tuple[str, str] | None = None
 
     def _connect(self) -> sqlite3.Connection:
         uri = f"file:{self.path}?mode=rw"
@@ -100,7 +106,7 @@ class Entry:
         text = _unpack(row[0], row[1])
         if text is None:
             return None
-        self.key = stamp.key
+        self.key = (stamp.key, row[3])
         return text, row[2], row[3]
 
     def write(self, stamp: Stamp, text: str, ground_rules: int, facts: str) -> None:
@@ -116,9 +122,8 @@ class Entry:
             with contextlib.closing(sqlite3.connect(temporary, isolation_level=None)) as db:
                 db.executescript(_SCHEMA)
                 db.execute("BEGIN")
-                db.executemany(
-                    "INSERT INTO meta VALUES (?, ?)", [("format", str(FORMAT)), ("key", stamp.key)]
-                )
+                meta = [("format", str(FORMAT)), ("key", stamp.key), ("facts", facts)]
+                db.executemany("INSERT INTO meta VALUES (?, ?)", meta)
                 db.executemany(
                     "INSERT INTO files VALUES (?, ?, ?, ?)",
                     [(n, f.path, f.size, f.digest) for n, f in enumerate(stamp.files)],
@@ -129,7 +134,7 @@ class Entry:
                 )
                 db.execute("COMMIT")
             os.replace(temporary, self.path)
-            self.key = stamp.key
+            self.key = (stamp.key, facts)
         except (sqlite3.Error, OSError):
             pass
         finally:
@@ -150,8 +155,7 @@ class Entry:
             return None
         try:
             with contextlib.closing(self._connect()) as db:
-                current = db.execute("SELECT value FROM meta WHERE name = 'key'").fetchone()
-                if current is None or current[0] != self.key:
+                if _current(db) != self.key:
                     return None
                 row = db.execute(
                     "SELECT atoms, digest, ground_rules FROM answers "
@@ -173,8 +177,7 @@ class Entry:
         try:
             with contextlib.closing(self._connect()) as db:
                 db.execute("BEGIN IMMEDIATE")
-                current = db.execute("SELECT value FROM meta WHERE name = 'key'").fetchone()
-                if current is not None and current[0] == self.key:
+                if _current(db) == self.key:
                     db.execute(
                         "INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?)",
                         (*key, blob, digest, ground_rules),

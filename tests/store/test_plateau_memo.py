@@ -13,7 +13,7 @@ from resolver import times
 from resolver.agents.brief import brief
 from resolver.agents.ready import ready, render_text, to_dict
 from resolver.cli.check import check_document
-from resolver.engine.plateau import Thresholds, family
+from resolver.engine.plateau import Memo, Thresholds, family
 from resolver.engine.prepared import Prepared, Standpoint
 from resolver.engine.query import Query
 from resolver.faces import json_format, markdown, table
@@ -47,6 +47,7 @@ def faces(prepared: Prepared, point: Standpoint) -> list[str]:
 def pair(project: Project) -> tuple[Prepared, Prepared]:
     """The same history prepared twice: with the memo, and solving every standpoint afresh."""
     memo = Prepared(replace(project, derived={}))
+    memo.memo = Memo(size=1024)  # every face's query at every standpoint stays in memory
     fresh = Prepared(replace(project, derived={}))
     fresh.memo = None
     return memo, fresh

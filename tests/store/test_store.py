@@ -269,3 +269,22 @@ def test_an_entry_keeps_the_most_recent_answers_only(tmp_path, monkeypatch):
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT count(*) FROM answers").fetchone()[0] == 3
     assert stored_json(folder) == fresh_json(folder)
+
+
+def test_answers_are_read_only_under_the_facts_they_were_derived_from(tmp_path):
+    """Another process that rewrote the entry for other facts (same files, other code path)
+    hides its answers from a process still holding the first facts, and the other way round."""
+    from resolver.store.entry import Entry
+
+    files = collect_files([fixed(tmp_path)])
+    stamp, path, key = Stamp.of(files), tmp_path / "entry.sqlite", ("at", 3, "q")
+    mine, theirs = Entry(path), Entry(path)
+    mine.write(stamp, "a(1)", 1, "facts-a")
+    mine.keep(key, "b(2)", 2)
+    assert Entry(path).prepared(stamp) == ("a(1)", 1, "facts-a")
+    assert mine.answer(key) == ("b(2)", 2)
+    theirs.write(stamp, "a(1)", 1, "facts-b")
+    theirs.keep(key, "c(3)", 3)
+    assert mine.answer(key) is None
+    mine.keep(key, "d(4)", 4)  # not kept: the file holds other facts now
+    assert theirs.answer(key) == ("c(3)", 3)
