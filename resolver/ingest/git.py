@@ -242,6 +242,11 @@ class _EventWriter:
                 if notes:
                     event["notes"] = notes
         markers = trailer_markers(commit.trailers)
+        if changes is not None and not boundary and self.tracker.opened_issues:
+            # the code now says issue N is pending here: TODO(#N) (rules/standpoint/todo_issues.lp)
+            tied = [f"{self.options.issue_prefix}{n}" for n in self.tracker.opened_issues.values()]
+            pending = [*markers.get("reports_pending", []), *tied]
+            markers["reports_pending"] = list(dict.fromkeys(pending))
         for name, ids in self.landing.markers.get(commit.hash, {}).items():  # a squash, a pick
             markers[name] = list(dict.fromkeys([*markers.get(name, []), *ids]))
         closing = closing_references(commit.message, self.options.issue_prefix)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-__all__ = ["comment_text", "key_path", "note_text", "todo_hash"]
+__all__ = ["comment_text", "issue_reference", "key_path", "note_text", "todo_hash"]
 
 _LEADER = re.compile(r"#|//|/\*|<!--|--|;|%")
 _STAR = re.compile(r"\s*\*")
@@ -33,6 +33,11 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 #: The tag: the marker word and an owner in parentheses right after it (``TODO(alice)``).
 _TAG = re.compile(r"(TODO|FIXME|XXX|HACK)(\([^()]{0,40}\))?[\s:;,.\-–—]*")
+#: A TODO tied to an issue: ``TODO(#12)``, ``FIXME(GH-12)``, ``TODO(owner/repo#12)``.
+_ISSUE_TAG = re.compile(
+    r"(?:TODO|FIXME|XXX|HACK)\((?:(?:[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9_.-]+)?#|[Gg][Hh]-)"
+    r"(\d{1,12})\)"
+)
 #: A note is a title: long enough for a sentence, short enough for one line of a table.
 NOTE_LIMIT = 120
 
@@ -56,6 +61,19 @@ def comment_text(line: str) -> str | None:
     elif text.endswith("-->"):
         text = text[:-3]
     return _SPACE.sub(" ", text).strip() or None
+
+
+def issue_reference(text: str) -> int | None:
+    """The issue number a normalised comment's tag names (``TODO(#12): ...`` -> 12), or None.
+
+    Only the tag right after the marker word counts: a ``#12`` later in the words is a mention,
+    not the TODO's owner, the way ``TODO(alice)`` names its owner.
+    """
+    match = _ISSUE_TAG.match(text)
+    if match is None:
+        return None
+    number = int(match.group(1))
+    return number if number > 0 else None
 
 
 def todo_hash(text: str) -> str:

@@ -28,7 +28,13 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from resolver.ingest.todo_text import comment_text, key_path, note_text, todo_hash
+from resolver.ingest.todo_text import (
+    comment_text,
+    issue_reference,
+    key_path,
+    note_text,
+    todo_hash,
+)
 
 __all__ = ["FileChange", "TodoTracker", "parse_patches"]
 
@@ -160,11 +166,15 @@ class TodoTracker:
 
     def __init__(self) -> None:
         self.open: dict[str, dict[str, _Open]] = {}
+        #: Of the TODOs the last :meth:`sets` opened, those tied to an issue (``TODO(#12)``):
+        #: key -> issue number.
+        self.opened_issues: dict[str, int] = {}
 
     def sets(self, changes: list[FileChange]) -> tuple[dict[str, str], dict[str, str]]:
         """The ``todo.PATH:H`` assignments of one commit and the notes of those it opens."""
         values: dict[str, set[str]] = {}
         notes: dict[str, str] = {}
+        issues: dict[str, int] = {}
 
         def put(key: str, value: str) -> None:
             values.setdefault(key, set()).add(value)
@@ -189,6 +199,8 @@ class TodoTracker:
                 if now > was:
                     put(key, "open")
                     notes[key] = note_text(change.texts.get(h, ""), new)
+                    if (number := issue_reference(change.texts.get(h, ""))) is not None:
+                        issues[key] = number
                 elif now == 0 and (was > 0 or change.removed[h] > change.added[h]):
                     put(key, "removed")
                 if now:
@@ -197,6 +209,7 @@ class TodoTracker:
                 self.open[new] = after
         # a key both opened and closed in one commit (two changes on one path): neither
         sets = {key: next(iter(v)) for key, v in sorted(values.items()) if len(v) == 1}
+        self.opened_issues = {key: n for key, n in issues.items() if sets.get(key) == "open"}
         return sets, {key: notes[key] for key in sets if sets[key] == "open" and key in notes}
 
 
