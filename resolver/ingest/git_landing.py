@@ -73,9 +73,11 @@ def landed_markers(
     if not any(commit.markers for commit in off.values()):
         return Landing()
     branches: dict[str, list[str]] = {}  # tip -> its off-REV commits that carry markers
+    newest = {commit: place for place, commit in enumerate(off)}  # git log lists newest first
     for tip in dict.fromkeys(tips):
         if tip in off:
-            marked = [c for c in _reachable(tip, off) if off[c].markers]
+            reached = sorted(_reachable(tip, off), key=newest.__getitem__, reverse=True)
+            marked = [c for c in reached if off[c].markers]  # oldest first
             if marked:
                 branches[tip] = marked
     bases = {tip: base for tip in branches if (base := _merge_base(repo, head, tip))}
@@ -127,7 +129,7 @@ def _off_commits(
         wanted.write("".join(f"{tip}\n" for tip in dict.fromkeys(tips)).encode("ascii"))
         wanted.write(f"^{head}\n".encode("ascii"))
         wanted.seek(0)
-        log = ("log", "-z", "--stdin", "--no-color", f"--format={_FORMAT}")
+        log = ("log", "-z", "--topo-order", "--stdin", "--no-color", f"--format={_FORMAT}")
         tokens = nul_tokens(stack.enter_context(repo.stream(*log, stdin=wanted)))
         while (raw := next(tokens, None)) is not None:
             rest = [next(tokens, b"") for _ in range(3)]

@@ -144,3 +144,22 @@ def test_an_unknown_landed_from_ref_is_an_input_error(git_repo, tmp_path, capsys
     code = main(["ingest", "git", str(git_repo.path), "--landed-from", "nope", "-o", str(out)])
     assert code == 2 and not out.exists()
     assert "error: revision 'nope' does not exist" in capsys.readouterr().err
+
+
+def test_a_squash_of_a_branch_that_merged_main_in_lands_with_its_trailers(
+    git_repo, tmp_path
+) -> None:
+    git_repo.commit("Initial", {"a.py": "a = 1\n", "b.py": "b = 1\n"}, date=_day(1))
+    git_repo.git("checkout", "-q", "-b", "feature")
+    git_repo.commit("Start the guard\n\nCompletes: intent-3", {"a.py": "a = 2\n"}, date=_day(2))
+    git_repo.git("checkout", "-q", "main")
+    git_repo.commit("Other work", {"b.py": "b = 2\n"}, date=_day(3))
+    git_repo.git("checkout", "-q", "feature")
+    git_repo.merge("main", "Merge main into feature", _day(4))
+    git_repo.commit("Finish the guard, fixes #12", {"c.py": "c = 1\n"}, date=_day(5))
+    git_repo.git("checkout", "-q", "main")
+    as_alice(git_repo, "merge", "-q", "--squash", "feature")
+    squash = git_repo.commit("The guard (#20)", date=_day(6))
+    _, events = ingest(git_repo, tmp_path)
+    event = {e["id"]: e for e in events}[ident(squash)]
+    assert (event["completes"], event["by"]) == (["intent-3", "issue-12"], "alice@example.com")
