@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from resolver.cli.main import main
-from resolver.faces.table import natural_key
+from resolver.faces.screen_order import natural_key
 
 AT = "2024-08-01"
 PREAMBLE = "channel work work\nactor alice principal\n"

@@ -26,7 +26,8 @@ from resolver.errors import InputError
 from resolver.faces import github, sarif
 from resolver.faces.explanation_text import line
 from resolver.faces.safe_text import terminal, visible
-from resolver.faces.table import item_row, natural_key
+from resolver.faces.screen_order import natural_key
+from resolver.faces.table import item_row
 from resolver.testing.runner import standpoint_text
 from resolver.times import format_time
 from resolver.verdicts import ci_items

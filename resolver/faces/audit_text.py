@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from resolver import __version__
+from resolver.faces.explanation_text import line
 from resolver.faces.safe_text import markdown, spelled, terminal
 from resolver.faces.sarif import SCHEMA_URI
 from resolver.times import format_time
@@ -91,12 +92,12 @@ def _text(result: AuditResult) -> str:
         lines.append("  " + _close_line(close))
         if close.title:
             lines.append(f"      {close.title}")
-        lines.append(f"      then {close.at_close}, now {close.now}: {close.reason}")
+        lines.append(f"      then {close.at_close}, now {close.now}: {line(close.reason)}")
     if result.false_pending:
         lines.append(f"FALSE PENDING ({len(result.false_pending)})")
         for item in result.false_pending:
             where = f"reported pending by {item.event}" if item.event else "open on the tracker"
-            lines.append(f"  {item.target} {where}: {item.reason}")
+            lines.append(f"  {item.target} {where}: {line(item.reason)}")
     return "\n".join(lines) + "\n"
 
 
@@ -121,13 +122,13 @@ def _markdown(result: AuditResult) -> str:
             f"| {WORDS[close.verdict]} | `{_cell(close.target)}` {_cell(close.title or '')} | "
             f"{format_time(close.at)} | {_cell(close.by or '(unnamed)')}"
             f"{' (agent)' if close.agent else ''} | {close.at_close} → {close.now} | "
-            f"{_cell(close.reason)} |"
+            f"{_cell(line(close.reason))} |"
         )
     if result.false_pending:
         lines += ["", "### False pending", ""]
         for item in result.false_pending:
             where = f"reported pending by `{item.event}`" if item.event else "open on the tracker"
-            lines.append(f"- `{_cell(item.target)}` {where}: {_cell(item.reason)}")
+            lines.append(f"- `{_cell(item.target)}` {where}: {_cell(line(item.reason))}")
     return "\n".join(lines) + "\n"
 
 
@@ -162,12 +163,18 @@ def as_json(result: AuditResult) -> dict[str, Any]:
                 "now": c.now.upper(),
                 "verdict": c.verdict,
                 "status_now": c.status_now.upper() if c.status_now else None,
-                "reason": c.reason,
+                "reason": line(c.reason),
             }
             for c in result.closes
         ],
         "false_pending": [
-            {"target": p.target, "title": p.title, "event": p.event, "by": p.by, "reason": p.reason}
+            {
+                "target": p.target,
+                "title": p.title,
+                "event": p.event,
+                "by": p.by,
+                "reason": line(p.reason),
+            }
             for p in result.false_pending
         ],
     }
@@ -191,14 +198,14 @@ def as_sarif(result: AuditResult) -> dict[str, Any]:
             "level": _LEVEL[close.verdict],
             "message": {"text": f"{close.target} closed {format_time(close.at)} by "
                                 f"{close.by or '(unnamed)'}: {WORDS[close.verdict]}; "
-                                f"{close.reason}"},
+                                f"{line(close.reason)}"},
             "partialFingerprints": {"openloopClose/v1": f"{close.event}:{close.target}"},
             "properties": {"event": close.event, "id": close.target, "by": close.by},
         })  # fmt: skip
     for item in result.false_pending:
         results.append({
             "ruleId": "false_pending", "ruleIndex": index["false_pending"], "level": "warning",
-            "message": {"text": f"{item.target} is complete yet pending: {item.reason}"},
+            "message": {"text": f"{item.target} is complete yet pending: {line(item.reason)}"},
             "partialFingerprints": {"openloopPending/v1": f"{item.event or ''}:{item.target}"},
             "properties": {"event": item.event, "id": item.target},
         })  # fmt: skip
@@ -224,16 +231,16 @@ def render_gate(gate: CloseGate, form: str) -> str:
     if form == "json":
         document = {
             "schema_version": 1, "kind": "audit_close", "close": gate.target, "title": gate.title,
-            "state": gate.state.upper(), "status": gate.status, "reason": gate.reason,
+            "state": gate.state.upper(), "status": gate.status, "reason": line(gate.reason),
             "exit": gate.exit_code,
         }  # fmt: skip
         return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     if form == "github":
         level = "notice" if gate.state == "complete" else "error"
         title = _property(f"openloop audit --close {gate.target}")
-        text = f"::{level} title={title}::" + _data(f"{first}. {gate.reason}")
+        text = f"::{level} title={title}::" + _data(f"{first}. {line(gate.reason)}")
         return spelled(_cut(text)) + "\n"
-    return terminal(_cut(f"{first}\n  {gate.reason}")) + "\n"
+    return terminal(_cut(f"{first}\n  {line(gate.reason)}")) + "\n"
 
 
 def _data(text: str) -> str:

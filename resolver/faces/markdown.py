@@ -13,15 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from resolver.faces.safe_text import markdown, visible
-from resolver.faces.table import (
-    GAPS_SHOWN,
-    closed_items,
-    outstanding_items,
-    search_note,
-    snapshot_notes,
-    summary_line,
-    task_bound,
-)
+from resolver.faces.screen_order import closed_items, outstanding_items, summary_line, task_bound
+from resolver.faces.table import GAPS_SHOWN, search_note, snapshot_notes
 from resolver.times import format_time
 from resolver.verdicts.resolution import ExpectationVerdict, Resolution, TaskVerdict
 

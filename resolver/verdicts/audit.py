@@ -20,9 +20,9 @@ from dataclasses import dataclass, field, replace
 
 from resolver.engine.prepared import Prepared, Standpoint
 from resolver.engine.query import Query
-from resolver.faces.explanation_text import line
 from resolver.language.model import Project
 from resolver.verdicts.explanation import item_number, key_reason_of
+from resolver.verdicts.explanation_view import Node
 from resolver.verdicts.resolution import Resolution, resolve
 
 __all__ = [
@@ -61,7 +61,7 @@ class AuditClose:
     now: str  # complete | unknown | incomplete (audit_now_state)
     verdict: str  # one of VERDICTS (audit_verdict)
     status_now: str | None  # the expectation's status at now (None for a task)
-    reason: str  # the item's key reason at now, phrased
+    reason: Node  # the item's key reason at now (a face phrases it)
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ class PendingFinding:
     title: str | None
     event: str | None  # the reports_pending event; None for an item still open on the tracker
     by: str | None
-    reason: str
+    reason: Node
 
 
 @dataclass
@@ -187,7 +187,7 @@ class CloseGate:
     title: str | None
     state: str  # complete | unknown | incomplete (audit_now_state)
     status: str  # the expectation's or task's status word now
-    reason: str
+    reason: Node
 
     @property
     def exit_code(self) -> int:
@@ -251,5 +251,5 @@ def _title(prepared: Prepared, ident: str) -> str | None:
     return getattr(item, "title", None) if item is not None else None
 
 
-def _reason(prepared: Prepared, resolution: Resolution, ident: str) -> str:
-    return line(key_reason_of(prepared, resolution, ident))
+def _reason(prepared: Prepared, resolution: Resolution, ident: str) -> Node:
+    return key_reason_of(prepared, resolution, ident)
