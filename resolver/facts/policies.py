@@ -28,7 +28,8 @@ from resolver import times
 from resolver.errors import InputError
 from resolver.facts.interning import check_int
 from resolver.facts.linker import Vocabulary
-from resolver.facts.policy_index import EventIndex, chain_facts, declared_opening, sets_value
+from resolver.facts.policy_index import EventIndex, chain_facts, declared_opening
+from resolver.facts.policy_matches import trigger_matches
 from resolver.language.globs import compile_glob, glob_parts
 from resolver.language.model import (
     TIERS,
@@ -95,12 +96,6 @@ class PolicyFacts:
             else:
                 parts.append(str(check_int(arg, name)))
         self.lines.append(f"{name}({','.join(parts)}).")
-
-
-def _text(value: Value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def measure(project: Project, ids: Ids, vocabulary: Vocabulary) -> PolicyFacts:
@@ -294,30 +289,7 @@ def _instances(
         path_glob = glob_parts(path_text)
     for ident in sorted(pool):
         event = index.events[ident]
-        base = {"event": ident, "by": event.by or ""}
-        matches: list[tuple[str | None, Value | None, dict[str, str]]] = []
-        if path_glob is not None:
-            # one instance per path the `when touches` glob matches: `$path` and its parts
-            for path in event.files:
-                found = path_glob.fullmatch(path)
-                if found is not None:
-                    parts = {str(n): part or "" for n, part in enumerate(found.groups(), 1)}
-                    matches.append((path, None, {**base, "path": path, **parts}))
-        elif keyed is None:
-            matches.append((None, None, base))
-        else:
-            pattern = keyed.operand
-            prefix = pattern.endswith("*")
-            for a in event.sets:
-                if not (a.key.startswith(pattern[:-1]) if prefix else a.key == pattern):
-                    continue
-                if keyed.has_value and not sets_value(event, a.key, keyed.value):
-                    continue
-                star = a.key[len(pattern) - 1 :] if pattern.endswith("*") else ""
-                # `$note`: the words the trigger attaches to the key; the key when it has none.
-                note = event.note(a.key) or a.key
-                names = {**base, "key": a.key, "value": _text(a.value), "1": star, "note": note}
-                matches.append((a.key, a.value, names))
+        matches = trigger_matches(ident, event, path_glob, keyed)
         for key, value, names in matches:
             per = policy.per_key or path_glob is not None
             instance = f"{policy.id}/{ident}" + (f"/{key}" if per else "")

@@ -1,0 +1,55 @@
+"""Which instances one trigger event opens for a policy, and the names each may substitute
+(SPEC §5): one per trigger; with a keyed ``when set`` one per matched key (``$key``, ``$value``,
+``$1``, ``$note``); with ``$path`` or ``$1``, ... of a wildcard ``when touches`` glob, one per
+matched path. This is text work (prefix and glob matching) for :mod:`resolver.facts.policies`;
+whether the event triggers at all is the rules' decision.
+"""
+
+from __future__ import annotations
+
+import re
+
+from resolver.facts.policy_index import sets_value
+from resolver.language.model import Condition, Value
+
+#: One would-be instance: the matched key or path (None: one per trigger), the matched value,
+#: and the names its clauses may substitute.
+Match = tuple[str | None, Value | None, dict[str, str]]
+
+
+def value_text(value: Value) -> str:
+    """A value as ``$value`` substitutes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def trigger_matches(
+    ident: str, event, path_glob: re.Pattern[str] | None, keyed: Condition | None
+) -> list[Match]:
+    """The instances ``event`` (id ``ident``) would open, with their substitution names."""
+    base = {"event": ident, "by": event.by or ""}
+    matches: list[Match] = []
+    if path_glob is not None:
+        # one instance per path the `when touches` glob matches: `$path` and its parts
+        for path in event.files:
+            found = path_glob.fullmatch(path)
+            if found is not None:
+                parts = {str(n): part or "" for n, part in enumerate(found.groups(), 1)}
+                matches.append((path, None, {**base, "path": path, **parts}))
+    elif keyed is None:
+        matches.append((None, None, base))
+    else:
+        pattern = keyed.operand
+        prefix = pattern.endswith("*")
+        for a in event.sets:
+            if not (a.key.startswith(pattern[:-1]) if prefix else a.key == pattern):
+                continue
+            if keyed.has_value and not sets_value(event, a.key, keyed.value):
+                continue
+            star = a.key[len(pattern) - 1 :] if pattern.endswith("*") else ""
+            # `$note`: the words the trigger attaches to the key; the key when it has none.
+            note = event.note(a.key) or a.key
+            names = {**base, "key": a.key, "value": value_text(a.value), "1": star, "note": note}
+            matches.append((a.key, a.value, names))
+    return matches
