@@ -71,8 +71,9 @@ def add_jobs(parser: argparse.ArgumentParser) -> None:
         "--jobs",
         type=whole_number(1),
         metavar="N",
-        help="solve independent groups of expectations in N processes (default: the core "
-        "count, for histories of 5,000 events or more; 1: one solve); verdicts are identical",
+        help="solve independent groups of expectations in N processes, prepared from the "
+        "files (default: one process, answering from the stored prepared history when the "
+        "files are unchanged); verdicts are identical",
     )
     parser.add_argument(
         "--cluster",
