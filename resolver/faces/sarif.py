@@ -31,6 +31,7 @@ RULES = {
     "unconfirmed_effect": "An obligation is UNKNOWN: an effect that would close it is unconfirmed",
     "false_completion": "A claim of completion while obligations were still outstanding",
     "false_pending": "A report of pending work that was already complete",
+    "closed_with_todo": "An issue was closed while a TODO comment naming it stays in the code",
 }
 
 

@@ -82,6 +82,11 @@ def test_closing_an_issue_while_its_todo_stays_is_a_finding(git_repo, tmp_path, 
     assert ("CLOSED_WITH_TODO", ident(add), "issue-12") in found
     before, _ = findings(folder, capsys, "--at", "2024-01-02T12:00")
     assert not before  # the TODO is the open issue's pending work, not a finding yet
+    capsys.readouterr()
+    main(["check", str(folder), "--format", "sarif"])
+    rules = json.loads(capsys.readouterr().out)["runs"][0]["tool"]["driver"]["rules"]
+    described = {r["id"]: r["shortDescription"]["text"] for r in rules}
+    assert "TODO comment naming it stays" in described["closed_with_todo"]
 
 
 def test_removing_the_todo_then_closing_is_clean(git_repo, tmp_path, capsys) -> None:
