@@ -70,7 +70,8 @@ def test_gaps_are_the_seqs_no_known_record_holds(rows, t, ahead) -> None:
     k = 10**6 if ahead is None else t + ahead
     want = _expected(rows, t, k)
     project = _project(rows)
-    at, known = _START + t * _HOUR, (None if ahead is None else _START + k * _HOUR)
+    at = _START + t * _HOUR
+    known = "latest" if ahead is None else _START + k * _HOUR
     for prepared in (Prepared(project, reduce=False), Prepared(project, block_size=2)):
         found = api.status(prepared, at=at, known=known).expectation("x")
         assert found.channels["commits"].gaps == want, (rows, t, k)
