@@ -100,7 +100,7 @@ class History:
             files = self._files()
             stamp = signature(collect_files(with_identity(files, self.identity)))
             if self._prepared is None or stamp != self._stamp:
-                self._prepared = prepare_as(files, self.identity, use_cache=False)
+                self._prepared = prepare_as(files, self.identity, use_cache=True)
                 self._stamp = stamp
             return self._prepared
 

@@ -32,7 +32,6 @@ from resolver.language.builder import (
     TASK_STATUSES,
     Builder,
 )
-from resolver.language.grammar_cache import grammar_cache
 from resolver.language.keywords import ascii_keywords
 from resolver.language.model import (
     Actor,
@@ -61,8 +60,11 @@ __all__ = [
 
 @cache
 def _parser() -> Lark:
-    """The compiled parser: built on first use, then shared; its tables are read from a cache
-    file when one matches (``grammar_cache.py``: building them costs about 0.1 s)."""
+    """The compiled parser: built on first use, then shared (about 0.1 s of CPU). Its tables
+    are never read from a file: Lark's cache is a pickle, and whoever can write the cache
+    folder (an agent's shell can) could run code inside every command and hook. A command whose
+    ``.ol`` files are unchanged reads their kept parses (:mod:`resolver.store.parsed`, JSON)
+    and never builds the parser at all."""
     grammar = ascii_keywords(grammar_text())  # keywords: ASCII case-insensitive only
     return Lark(
         grammar,
@@ -70,7 +72,6 @@ def _parser() -> Lark:
         lexer="contextual",
         transformer=Builder(),
         maybe_placeholders=False,
-        cache=grammar_cache(grammar),
     )
 
 

@@ -18,20 +18,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import pickle
 import resource
 import shutil
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from agent_helpers import EVENTS, HISTORY
 
-from resolver.agents import warm
+from resolver.agents.identity import prepare_as
 from resolver.bench.generate import ensure
-from resolver.language.loader import collect_files
 
 PAYLOAD = Path(__file__).parent / "payloads" / "task_completed.json"
 RENAMES = {"deploys": "release-deploys", "docs": "release-docs"}
@@ -82,21 +79,11 @@ def hook(history: Path, env: dict[str, str], *options: str, refused: bool = True
     return cpu
 
 
-def wait_for_cache(history: Path, env: dict[str, str], limit: float = 120.0) -> None:
-    """Until the cache entry matches the files as they are now (the background child wrote)."""
+def wait_for_cache(history: Path, env: dict[str, str]) -> None:
+    """Make the store's entry current for the files as they are now (what the hook's
+    background child does after a claim), in this process, so the next call is a warm one."""
     os.environ["OPENLOOP_CACHE_DIR"] = env["OPENLOOP_CACHE_DIR"]
-    files = collect_files([history])
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        try:
-            with open(warm._entry(files, "release-7"), "rb") as stream:
-                stamp, _ = pickle.load(stream)
-            if stamp == warm.signature(files):
-                return
-        except Exception:
-            pass
-        time.sleep(0.2)
-    raise SystemExit("the cache was not re-made in time")
+    prepare_as([history], "agent", True, "release-7")
 
 
 def main() -> None:

@@ -164,7 +164,6 @@ def test_record_refuses_a_backdated_recorded_and_a_wrong_seq(history: Path, env:
     assert fine.returncode == 0, fine.stderr
 
 
-@pytest.mark.xfail(strict=False, reason="needs the §3 agent rule (an agent's set is a claim)")
 def test_an_agents_own_set_does_not_open_the_gate(history: Path, env: dict):
     server = Wire(history, env)
     try:
@@ -260,7 +259,6 @@ task t {
 """
 
 
-@pytest.mark.xfail(strict=False, reason="needs the content-keyed prepared store (issue 26)")
 def test_a_poisoned_cache_agrees_with_status(tmp_path: Path, env: dict):
     history = tmp_path / "h"
     history.mkdir()
