@@ -19,7 +19,8 @@ measurements to the rules as integer facts (see ``facts.py``):
 * ``phrase_hit(X, E)``: the text contains one of the expectation's ``matches`` phrases (strong).
 * ``names_value(X, E)``: the text names the wanted value (or an alias of it).
 * ``names_id(X, E)``: the text names the expectation's id.
-* ``done_cue(E)``: the text makes a done-style claim ("done", "finished", "resolved", ...).
+* ``done_cue(E)``: the text makes a done-style claim ("done", "finished", "resolved", ...), as
+  :mod:`resolver.facts.done_claims` reads one (no ``merge``, no negated done word).
 
 Words are normalised (Unicode NFKC, case folded, split on anything that is not a letter or digit),
 stop words dropped, a light suffix-stripping stemmer applied, and ``alias`` words mapped to the
@@ -47,6 +48,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
+from resolver.facts.done_claims import claims_done
 from resolver.facts.interning import check_int
 from resolver.language.event_columns import EventColumns
 from resolver.language.model import Alias, Event, Expectation
@@ -65,7 +67,8 @@ STOP_WORDS = frozenset(
     """.split()  # noqa: SIM905
 )
 
-#: Done-style cue words: the textual tier needs one of them (compared after stemming).
+#: Done-style words, stemmed, as an agent's stop report is read (``resolver.agents``, the bench
+#: vocabulary). The linker's own ``done_cue`` is measured by :mod:`resolver.facts.done_claims`.
 DONE_WORDS = (
     "done",
     "finished",
@@ -127,7 +130,7 @@ def words(text: str) -> list[str]:
     return _WORD.findall(folded)
 
 
-#: Stems of the done-style cue words.
+#: Stems of :data:`DONE_WORDS`.
 DONE_CUES = frozenset(stem(w) for w in DONE_WORDS)
 
 
@@ -228,7 +231,9 @@ class TextLinker:
         self._tokens: list[tuple[int, ...]] = []
         self._distinct: list[frozenset[int]] = []
         self._merges: set[str] = set()
-        token_ids, postings = self._token_ids, self._postings
+        #: Event numbers whose text makes a done-style claim.
+        self._claims: list[int] = []
+        postings = self._postings
         texted = sorted(self._texted(events), key=lambda pair: pair[0])
         #: Per raw word: its token id, or -1 for a stop word (most words recur in most texts).
         word_ids: dict[str, int] = {}
@@ -249,13 +254,14 @@ class TextLinker:
             self._texts.append(text)
             self._tokens.append(tuple(sequence))
             self._distinct.append(distinct)
+            if claims_done(text):
+                self._claims.append(number)
         #: Token ids that never count as shared.
         self.common = frozenset(
             ident
             for ident, found in enumerate(postings)
             if common is not None and len(found) > common
         )
-        self._done = frozenset(token_ids[c] for c in DONE_CUES if c in token_ids)
 
     def _texted(self, events: Iterable[Event] | EventColumns) -> list[tuple[str, str]]:
         """(id, text) of every event with a text; notes the merges on the way."""
@@ -292,10 +298,8 @@ class TextLinker:
 
     def done_cue_events(self) -> Iterator[str]:
         """Ids of events whose text makes a done-style claim."""
-        done = self._done
-        for number, tokens in enumerate(self._tokens):
-            if done.intersection(tokens):
-                yield self._ids[number]
+        for number in self._claims:
+            yield self._ids[number]
 
     def _known(self, tokens: Iterable[str]) -> tuple[int, ...] | None:
         """The token ids of ``tokens``; None if one of them occurs in no event's text."""

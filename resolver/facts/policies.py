@@ -29,7 +29,7 @@ from resolver.errors import InputError
 from resolver.facts.interning import check_int
 from resolver.facts.linker import Vocabulary
 from resolver.facts.policy_index import EventIndex, chain_facts, declared_opening
-from resolver.facts.policy_matches import trigger_matches
+from resolver.facts.policy_matches import linkable, trigger_matches
 from resolver.language.globs import compile_glob, glob_parts
 from resolver.language.model import (
     TIERS,
@@ -315,7 +315,7 @@ def _instances(
                     out.wanting.append((number, x.want_touches, event.at))
                 if x.before_next_kind is not None:
                     out.bounding.append((number, x.before_next_kind, event.at))
-                out.linkable.append((x, event.text))
+                out.linkable.append(linkable(x, event, key))
                 derived[instance] = x
                 continue
             obligations = []
@@ -330,7 +330,7 @@ def _instances(
                     out.wanting.append((o, ob.want_touches, opening))
                 if ob.before_next_kind is not None:
                     out.bounding.append((o, ob.before_next_kind, opening))
-                out.linkable.append((ob, event.text))
+                out.linkable.append(linkable(ob, event, key))
                 derived[ob.id] = ob
                 obligations.append(ob.id)
             title = policy.shape.title

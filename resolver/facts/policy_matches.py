@@ -8,9 +8,10 @@ whether the event triggers at all is the rules' decision.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from resolver.facts.policy_index import sets_value
-from resolver.language.model import Condition, Value
+from resolver.language.model import Condition, Expectation, Value
 
 #: One would-be instance: the matched key or path (None: one per trigger), the matched value,
 #: and the names its clauses may substitute.
@@ -53,3 +54,32 @@ def trigger_matches(
             names = {**base, "key": a.key, "value": value_text(a.value), "1": star, "note": note}
             matches.append((a.key, a.value, names))
     return matches
+
+
+#: A token of a note that names a path: it holds ``/``, or is ``name.ext:`` (the ``PATH:`` of
+#: an importer's note for a file at the top of the tree).
+_PATH_TOKEN = re.compile(r"\S*/\S*|[\w.-]+\.\w+:")
+
+
+def _without_paths(text: str, files: tuple[str, ...]) -> str:
+    """``text`` without its path-like tokens (above) or the event's own ``files``."""
+    kept = [
+        token for token in _PATH_TOKEN.sub(" ", text).split() if token.rstrip(":,;") not in files
+    ]
+    return " ".join(kept)
+
+
+def linkable(x: Expectation, event, key: str | None) -> tuple[Expectation, str | None]:
+    """The instance as the text linker sees it, and its opening evidence's text.
+
+    A trigger that attaches a note to the matched key (``$note``: a TODO comment's own words)
+    opened the instance for that note, not for the whole message of the event (which adds many
+    TODOs, or merges a branch): the note is the opening evidence's text, and the paths in it
+    and in the title are no content words (they link every commit touching the same file).
+    Otherwise the event's whole text, as SPEC §3 says (``docs/accuracy.md``).
+    """
+    note = event.note(key) if key is not None else None
+    if note is None:
+        return x, event.text
+    title = _without_paths(x.title, event.files) if x.title else x.title
+    return replace(x, title=title), _without_paths(note, event.files)

@@ -64,12 +64,12 @@ def test_a_merge_restating_a_pull_request_closes_nothing():
         _PR
         + """
     event m1 { channel commits seq 2 at 2024-08-03 by bob kind merge
-               text "Merge #1619 from ann/kw: keep lexer callbacks for keyword terminals" }
+               text "Merged #1619 from ann/kw: keep lexer callbacks for keyword terminals" }
     """
     )
     found = _status(source, "issue-1618")
     assert found.status == "OPEN"
-    # "Merge" is itself a done-style word: the merge's text reaches the textual tier at most
+    # "Merged" is a done-style word ("Merge" is not): the merge's text is textual at most
     assert ("below_verify", "m1", "textual") in {(r.code, r.event, r.detail) for r in found.reasons}
     assert "claimed_unverified" in found.flags
 
