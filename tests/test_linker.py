@@ -133,3 +133,14 @@ def test_without_the_cut_off_every_word_links():
     assert len(links) == 151
     assert links["hit"].title_overlap == (3, 3)
     assert links["e000"].title_overlap == (2, 3)
+
+
+def test_pieces_of_contractions_are_no_content_words():
+    """``there's`` and ``can't`` split at the apostrophe; ``s`` and ``t`` must not link."""
+    vocab = Vocabulary.from_aliases([])
+    assert vocab.tokens("there's what can't happen, never") == ["happen"]
+    x = Expectation(id="x", location=HERE, title="What happens if there's an empty rule?")
+    linker = TextLinker([_event("a", "Fixed: there's no empty list now")], [])
+    assert list(linker.links(x, None)) == []
+    linker = TextLinker([_event("b", "Fixed: an empty rule")], [])
+    assert [link.event for link in linker.links(x, None)] == ["b"]
