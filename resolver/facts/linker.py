@@ -71,22 +71,11 @@ STOP_WORDS = frozenset(
 
 #: Done-style words, stemmed, as an agent's stop report is read (``resolver.agents``, the bench
 #: vocabulary). The linker's own ``done_cue`` is measured by :mod:`resolver.facts.done_claims`.
-DONE_WORDS = (
-    "done",
-    "finished",
-    "finish",
-    "completed",
-    "complete",
-    "resolved",
-    "resolve",
-    "fixed",
-    "fix",
-    "closed",
-    "close",
-    "shipped",
-    "merged",
-    "landed",
-    "delivered",
+DONE_WORDS = tuple(
+    """
+    done finished finish completed complete resolved resolve fixed fix closed close shipped
+    merged landed delivered
+    """.split()  # noqa: SIM905
 )
 
 _SUFFIXES = (
