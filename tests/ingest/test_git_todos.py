@@ -19,9 +19,8 @@ from ingest_history import h
 from resolver.cli.main import main
 from resolver.ingest.todo_text import comment_text, todo_hash
 
-BUNDLE = Path(
-    os.environ.get("OPENLOOP_CLICK_BUNDLE", Path(__file__).parents[3] / "shared/repos/click.bundle")
-)
+#: The click history's bundle, as `.ci/run` finds it beside the checkout (skipped without one).
+BUNDLE = Path(os.environ.get("OPENLOOP_STUDY_CLICK_BUNDLE", "click.bundle"))
 
 
 def ingest(path: Path, out: Path) -> list[dict]:
