@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import tempfile
 from pathlib import Path
 
@@ -36,3 +38,38 @@ def verdict(resolution: Resolution, ident: str):
     found = resolution.expectation(ident)
     assert found is not None, f"no expectation {ident}"
     return found
+
+
+#: A headless Chromium when one is installed (the report tests skip without it).
+CHROMIUM = next(
+    (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)),
+    None,
+)
+
+
+def chromium_dom(page: Path, *options: str) -> str:
+    """The DOM headless Chromium lays out for ``page`` (after its scripts ran)."""
+    assert CHROMIUM is not None
+    done = subprocess.run(
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            # nothing a page render needs: no network chatter, updates or first-run work
+            "--no-first-run",
+            "--disable-extensions",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-dev-shm-usage",
+            *options,
+            "--dump-dom",
+            page.resolve().as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 import xml.etree.ElementTree as ElementTree
 from html.parser import HTMLParser
 from pathlib import Path
@@ -16,14 +15,10 @@ from resolver import api
 from resolver.cli.main import main
 from resolver.cli.report import page as report_page
 from resolver.faces import dot
-from tests.helpers import prepare_text
+from tests.helpers import CHROMIUM, chromium_dom, prepare_text
 
 ROOT = Path(__file__).resolve().parent.parent
 RELEASE = str(ROOT / "fixtures" / "release")
-CHROMIUM = next(
-    (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)),
-    None,
-)
 EXPECTATIONS = (
     "bench-fixtures",
     "docs-update",
@@ -164,28 +159,7 @@ def test_bad_input_writes_nothing(tmp_path, capsys):
 def test_chromium_renders_the_page(tmp_path):
     out = tmp_path / "report.html"
     assert main(["report", RELEASE, "--at", "2024-08-28", "-o", str(out)]) == 0
-    done = subprocess.run(
-        [
-            CHROMIUM,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            # nothing a page render needs: no network chatter, updates or first-run work
-            "--no-first-run",
-            "--disable-extensions",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-dev-shm-usage",
-            "--dump-dom",
-            out.resolve().as_uri(),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    dom = done.stdout
+    dom = chromium_dom(out)
     assert '<table class="verdicts">' in dom
     assert 'aria-label="lifelines"' in dom and "<svg" in dom
     assert 'id="explanations"' in dom and "commit-118" in dom

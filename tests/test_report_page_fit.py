@@ -4,20 +4,15 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from resolver.cli.main import main
+from tests.helpers import CHROMIUM, chromium_dom
 
 ROOT = Path(__file__).resolve().parent.parent
 TODO_DEBT = str(ROOT / "fixtures" / "policies" / "todo-debt")
-CHROMIUM = next(
-    (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)),
-    None,
-)
 
 
 def _report(tmp_path: Path, *paths: str) -> str:
@@ -85,26 +80,6 @@ def test_page_fits_1280_px(tmp_path):
     )
     measured = tmp_path / "measured.html"
     measured.write_text(page.replace("</body>", probe), encoding="utf-8")
-    done = subprocess.run(
-        [
-            CHROMIUM,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-extensions",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-dev-shm-usage",
-            "--window-size=1280,900",
-            "--dump-dom",
-            measured.resolve().as_uri(),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    width = int(re.search(r'data-width="(\d+)"', done.stdout).group(1))
+    dom = chromium_dom(measured, "--window-size=1280,900")
+    width = int(re.search(r'data-width="(\d+)"', dom).group(1))
     assert width <= 1280, f"the page is {width} px wide"
