@@ -23,9 +23,7 @@ from resolver.language.model import Project
 from resolver.verdicts.resolution import Resolution, resolve
 
 
-def prepare(
-    paths: Sequence[str | Path], scope: str | None = None, store: bool = False
-) -> Prepared:
+def prepare(paths: Sequence[str | Path], scope: str | None = None, store: bool = False) -> Prepared:
     """Load ``.ol`` and ``.jsonl`` files (or folders) and do the standpoint-independent work;
     with ``scope`` (an item id), only for the declarations of its group (:func:`scoped`).
 
