@@ -7,8 +7,8 @@ import gc
 from collections.abc import Callable
 
 from resolver import api
-from resolver.cli.output import write_bytes, write_stdout
 from resolver.engine.prepared import Prepared, Standpoint
+from resolver.output import write_bytes, write_stdout
 
 __all__ = [
     "add_jobs",

@@ -4,7 +4,7 @@ Each importer writes ordinary JSON-lines events (SPEC §6): to stdout, to ``-o F
 a temporary file renamed into place only on success, so bad input leaves nothing written), or with
 ``--append FILE`` only the events FILE does not hold yet, under the same lock as ``record``.
 Every file written (``-o``, ``--ol``) goes through the one output path of ``status -o``
-(:mod:`resolver.cli.output`), and every target is checked before anything is read or written.
+(:mod:`resolver.output`), and every target is checked before anything is read or written.
 """
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from resolver import inputs
-from resolver.cli.output import check_append_target, check_target, target_error
-from resolver.ingest import tracker_cli, writer
+from resolver.cli import ingest_trackers
+from resolver.ingest import writer
 from resolver.ingest.git import GitOptions, commit_events
 from resolver.ingest.github import read_github
 from resolver.ingest.gitrun import Repository
 from resolver.ingest.junit import read_junit
 from resolver.ingest.record import append_lines
+from resolver.output import check_append_target, check_target, target_error
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -122,7 +123,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _add_destination(junit)
     junit.set_defaults(func=run_junit)
 
-    tracker_cli.register(sources, _add_destination, _deliver)
+    ingest_trackers.register(sources, _add_destination, _deliver)
     for source in sources.choices.values():  # every importer, trackers included
         source.set_defaults(func=_guarded(source.get_default("func")))
 

@@ -3,7 +3,7 @@
 A first run should show something true (issue 27.4): the starter (:mod:`resolver.init_starter`)
 declares the repository's channel, its bots, the TODO-debt policy and one expectation per issue,
 so ``init``, ``ingest git --todos`` and ``status`` give the TODO debt with nothing written by
-hand. The file goes through the one output path (:mod:`resolver.cli.output`): written whole or
+hand. The file goes through the one output path (:mod:`resolver.output`): written whole or
 not at all, never over an existing file without ``--force`` (the check and the write are one
 step), never over an input. The ``history/`` folder the next commands write into is created
 beside it.
@@ -17,9 +17,9 @@ import shlex
 from pathlib import Path
 
 from resolver import inputs
-from resolver.cli.output import check_target, target_error, write_bytes
 from resolver.ingest.gitrun import Repository
 from resolver.init_starter import BOT_PATTERNS, Starter, build
+from resolver.output import check_target, target_error, write_bytes
 
 #: Where the starter goes unless ``--ol`` says otherwise.
 DEFAULT_OL = "openloop.ol"

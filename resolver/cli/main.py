@@ -23,9 +23,9 @@ from typing import Any, TextIO
 
 from resolver import __version__, inputs
 from resolver.cli import COMMANDS
-from resolver.cli.output import check_target
 from resolver.errors import InputError
 from resolver.faces.safe_text import terminal
+from resolver.output import check_target
 
 #: Exit code after Ctrl-C, as shells report a command killed by SIGINT.
 INTERRUPTED = 130

@@ -3,7 +3,7 @@
 Every importer goes through here so that all logs share one canonical form: fields in the order
 of the ``event`` block, absent fields left out, UTF-8 kept as is, one object a line. A whole log
 (``-o``) or declarations file (``--ol``) goes through the one output path every command uses
-(:func:`resolver.cli.output.writing`): streamed into a temporary file in the target's folder and
+(:func:`resolver.output.writing`): streamed into a temporary file in the target's folder and
 renamed into place only when the importer finished, so a failure never leaves a half-written
 file; a symlink is written through, never replaced; a FIFO or device is written in place; an
 input file of the command is refused. Appends go through
@@ -19,7 +19,7 @@ import sys
 from collections.abc import Iterator
 from typing import IO, Any
 
-from resolver.cli.output import writing
+from resolver.output import writing
 from resolver.vocabulary import MARKERS
 
 #: Field order of an event object (the order of the ``event`` block, SPEC §2.1 and §5.1).

@@ -99,7 +99,7 @@ def test_closed_stdout_with_output_file_still_works(release, tmp_path):
 # Ctrl-C: the interrupt is delivered as a real SIGINT at a chosen moment of a real run.
 _INTERRUPT = """
 import os, signal, sys
-import resolver.cli.output as output
+import resolver.output as output
 from resolver.cli.main import main
 from resolver.language import loader
 

@@ -153,7 +153,7 @@ def test_output_into_a_read_only_folder_is_exit_2(release, tmp_path, capsys):
 def test_output_where_no_temporary_file_can_be_made_is_exit_2(release, tmp_path, capsys):
     """What a read-only folder does to the writer, also when the suite runs as root (who may
     write anywhere): the temporary file cannot be made."""
-    import resolver.cli.output as output
+    import resolver.output as output
 
     folder = tmp_path / "ro"
     folder.mkdir()
@@ -181,7 +181,7 @@ def test_bench_data_naming_a_file_is_exit_2(tmp_path, capsys):
 
 # --- one output path for every writer (issue 29, item 1) --------------------------------------
 #
-# Every importer's -o and --ol, --append and init go through resolver/cli/output.py, as status -o
+# Every importer's -o and --ol, --append and init go through resolver/output.py, as status -o
 # does: a symlink is written through and stays a link, a FIFO or device is written in place, an
 # input file is refused, and nothing is half-written.
 

@@ -13,13 +13,13 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from resolver.cli.output import check_target
 from resolver.faces.safe_text import terminal
 from resolver.ingest import writer
 from resolver.ingest.backlog import read_backlog
 from resolver.ingest.beads import read_beads
 from resolver.ingest.taskmaster import read_taskmaster
 from resolver.ingest.tracker_common import TrackerImport
+from resolver.output import check_target
 
 Deliver = Callable[[argparse.Namespace, Iterable[dict[str, Any]]], None]
 
