@@ -29,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``ingest`` subcommand and its three sources."""
     parser = subparsers.add_parser(
         "ingest",
-        help="import git history, GitHub issues and PRs, or JUnit results as events",
+        help="import git, GitHub, JUnit or a tracker (beads, Task Master, Backlog.md) as events",
         description="Import the history a project already has as JSON-lines events: commits "
         "(with trailers, closing keywords and the TODO lifecycle), GitHub issues and pull "
         "requests, and CI test results. Re-running over the same source writes the same events "

@@ -44,7 +44,7 @@ SUMMARIES = {
     "graph": "draw the dependency and provenance graph (or the lifelines) at a standpoint",
     "report": "write one self-contained HTML page: verdicts, graph, lifelines, explanations",
     "bench": "benchmark openloop on generated histories (floor, cold, warm, peak RSS)",
-    "ingest": "import git history, GitHub issues and PRs, or JUnit results as events",
+    "ingest": "import git, GitHub, JUnit or a tracker (beads, Task Master, Backlog.md) as events",
     "record": "append one event to a JSON-lines log (the safe write path for agents and hooks)",
     "ledger": "keep a maintained open list in SQLite, with when and how far each was checked",
     "eval": "reproduce the studies' experiments side by side with their figures",
