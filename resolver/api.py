@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from resolver import inputs, times
 from resolver.engine import partition
 from resolver.engine.prepared import Prepared, Standpoint
-from resolver.engine.query import Query
+from resolver.engine.query import Gate, Query
 from resolver.errors import InputError, Location
 from resolver.language.loader import load
 from resolver.language.model import Project
@@ -164,3 +164,103 @@ def status_of(
         prepared = Prepared(project)
     query = replace(snapshot_facts(prepared, snapshot), every_reason=every_reason)
     return resolve(prepared, point, query), prepared.project
+
+
+#: ``openloop check``'s exit code for each result of the rules' gate (``rules/query/gate.lp``).
+GATE_EXIT = {"pass": 0, "fail": 1, "unknown": 3}
+
+
+def gate_facts(prepared: Prepared, task: str | None, before: str | None) -> Query:
+    """The gate's scope as integer query facts (every expectation, a task's obligations, or
+    those bounded by ``before``); unknown ids are input errors."""
+    project = prepared.project
+    if task is not None:
+        number = prepared.facts.interner.get(("item", task))
+        if project.task(task) is None or number is None:
+            hint = " (it is an expectation)" if project.expectation(task) else ""
+            raise InputError(f"--task: no task named '{task}'{hint}")
+        return Query(gate=Gate("task", number), every_reason=False)
+    if before is not None:
+        number = prepared.facts.interner.get(("event", before))
+        named = any(x.before == before for x in project.expectations)
+        if number is None or (project.event(before) is None and not named):
+            raise InputError(
+                f"--before: no event named '{before}' in the log or in any `before` clause"
+            )
+        return Query(gate=Gate("before", number), every_reason=False)
+    return Query(gate=Gate("all"), every_reason=False)
+
+
+@dataclass(frozen=True)
+class GateReading:
+    """What the rules' gate derived (``gate_result``, ``gate_scope``, ``gate_outstanding``,
+    ``gate_unknown``), read once, ids sorted."""
+
+    result: str
+    scope: list[str]
+    outstanding: list[str]
+    unknown: list[str]
+
+
+def read_gate(prepared: Prepared, resolution: Resolution) -> GateReading:
+    """The gate's atoms of a resolution solved with :func:`gate_facts`."""
+    atoms, item = resolution.atoms, prepared.facts.item_id
+    return GateReading(
+        str(atoms.get("gate_result")[0][0]),
+        sorted(item(x) for (x,) in atoms.get("gate_scope")),
+        sorted(item(x) for (x,) in atoms.get("gate_outstanding")),
+        sorted(item(x) for (x,) in atoms.get("gate_unknown")),
+    )
+
+
+def scope_label(task: str | None, before: str | None, size: int) -> str:
+    """The scope in words: ``obligations of task T (3 expectations)``."""
+    count = f"{size} expectation{'s' if size != 1 else ''}"
+    if task:
+        return f"obligations of task {task} ({count})"
+    if before:
+        return f"expectations before {before} ({count})"
+    return f"every expectation ({count})"
+
+
+def key_reason(prepared: Prepared, resolution: Resolution, ident: str) -> str:
+    """The one-line key reason of an item (``key_reason`` atom, ``rules/query/explain.lp``)."""
+    from resolver.faces.explanation_text import line  # phrasing: only when a reason is asked
+    from resolver.verdicts.explanation import key_reason_of
+
+    return line(key_reason_of(prepared, resolution, ident))
+
+
+def check_json(prepared: Prepared, resolution: Resolution, gate: GateReading, label: str) -> dict:
+    """The ``check --format json`` document of a gate's reading."""
+
+    def entry(ident: str) -> dict:
+        verdict = resolution.expectation(ident)
+        assert verdict is not None
+        return {
+            "id": ident,
+            "status": verdict.status,
+            "flags": list(verdict.flags),
+            "reason": key_reason(prepared, resolution, ident),
+        }
+
+    return {
+        "schema_version": 1,
+        "kind": "check",
+        "result": gate.result.upper(),
+        "exit": GATE_EXIT[gate.result],
+        "scope": label,
+        "checked": gate.scope,
+        "outstanding": [entry(x) for x in gate.outstanding],
+        "unknown": [entry(x) for x in gate.unknown],
+    }
+
+
+def check_document(
+    prepared: Prepared, point: Standpoint, task: str | None, before: str | None
+) -> dict:
+    """``check --format json`` for a scope, as the CLI, the MCP ``check`` tool and the bench
+    ask for it: one solve with the gate, its atoms read once."""
+    resolution = resolve(prepared, point, gate_facts(prepared, task, before))
+    gate = read_gate(prepared, resolution)
+    return check_json(prepared, resolution, gate, scope_label(task, before, len(gate.scope)))

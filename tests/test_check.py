@@ -10,7 +10,7 @@ import json
 import pytest
 
 from resolver import api
-from resolver.cli.check import gate_facts
+from resolver.api import gate_facts
 from resolver.cli.main import main
 from resolver.verdicts.resolution import resolve
 from tests.helpers import PREAMBLE, prepare_text

@@ -84,8 +84,8 @@ def test_check_grounds_a_small_multiple_of_status(tmp_path) -> None:
     # grounded the explanation rules over atoms the solver had not decided yet: 15x the ground
     # program of `status` at 5k events, 7 GB and 100 s at 20k, quadratic. Measured here without
     # a clock, as ground rules.
+    from resolver.api import gate_facts
     from resolver.bench.generate import generate
-    from resolver.cli.check import gate_facts
 
     history = generate(tmp_path, events=3000, expectations=40)
     prepared = api.prepare(history.paths)
@@ -97,7 +97,7 @@ def test_check_grounds_a_small_multiple_of_status(tmp_path) -> None:
 
 
 def test_check_on_the_release_fixture_reports_the_owed_backups(release, monkeypatch) -> None:
-    from resolver.cli.check import gate_facts
+    from resolver.api import gate_facts
     from resolver.verdicts.resolution import resolve
 
     point = api.standpoint("2024-08-23")

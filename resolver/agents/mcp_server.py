@@ -38,7 +38,7 @@ from resolver.agents import ready as ready_face
 from resolver.agents.hook import default_log
 from resolver.agents.identity import DEFAULT_IDENTITY, check_identity, prepare_as, with_identity
 from resolver.agents.warm import signature
-from resolver.cli.check import check_document
+from resolver.api import check_document
 from resolver.engine.prepared import Prepared
 from resolver.errors import InputError
 from resolver.faces import receipt_text

@@ -74,7 +74,7 @@ def measure(
     partial: dict | None = None,
 ) -> dict:
     """Every row for one prepared history; ``partial`` follows what is done so far."""
-    from resolver.cli.check import check_document
+    from resolver.api import check_document
     from resolver.engine.prepared import Standpoint
     from resolver.engine.query import Query
     from resolver.faces.explanation_text import render_text

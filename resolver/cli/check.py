@@ -19,23 +19,19 @@ import argparse
 import json
 import sys
 
+from resolver import api
 from resolver.cli.common import add_paths, add_standpoint, emit, prepare, standpoint
-from resolver.engine.prepared import Prepared, Standpoint
-from resolver.engine.query import Gate, Query
-from resolver.errors import InputError
+from resolver.engine.prepared import Prepared
 from resolver.faces import github, sarif
-from resolver.faces.explanation_text import line
 from resolver.faces.safe_text import terminal, visible
 from resolver.faces.screen_order import natural_key
 from resolver.faces.table import item_row
 from resolver.testing.runner import standpoint_text
 from resolver.times import format_time
 from resolver.verdicts import ci_items
-from resolver.verdicts.explanation import key_reason_of
 from resolver.verdicts.resolution import Resolution, resolve
 
 #: Exit code for each gate result.
-EXIT = {"pass": 0, "fail": 1, "unknown": 3}
 #: Exit code of an empty scope without ``--allow-empty``: as if something were outstanding.
 EMPTY_EXIT = 1
 
@@ -76,39 +72,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def gate_facts(prepared: Prepared, task: str | None, before: str | None) -> Query:
-    """The scope as integer query facts; unknown ids are input errors."""
-    project = prepared.project
-    if task is not None:
-        number = prepared.facts.interner.get(("item", task))
-        if project.task(task) is None or number is None:
-            hint = " (it is an expectation)" if project.expectation(task) else ""
-            raise InputError(f"--task: no task named '{task}'{hint}")
-        return Query(gate=Gate("task", number), every_reason=False)
-    if before is not None:
-        number = prepared.facts.interner.get(("event", before))
-        named = any(x.before == before for x in project.expectations)
-        if number is None or (project.event(before) is None and not named):
-            raise InputError(
-                f"--before: no event named '{before}' in the log or in any `before` clause"
-            )
-        return Query(gate=Gate("before", number), every_reason=False)
-    return Query(gate=Gate("all"), every_reason=False)
-
-
 def run(args: argparse.Namespace) -> int:
     """Gate and print."""
     prepared = prepare(args, scope=args.task)
     point = standpoint(args)
-    resolution = resolve(prepared, point, gate_facts(prepared, args.task, args.before))
-    atoms = resolution.atoms
-    item = prepared.facts.item_id
-    result = str(atoms.get("gate_result")[0][0])
-    scope = sorted(item(x) for (x,) in atoms.get("gate_scope"))
-    outstanding = sorted(item(x) for (x,) in atoms.get("gate_outstanding"))
-    unknown = sorted(item(x) for (x,) in atoms.get("gate_unknown"))
-    label = _scope_label(args, len(scope))
-    code = EXIT[result]
+    resolution = resolve(prepared, point, api.gate_facts(prepared, args.task, args.before))
+    gate = api.read_gate(prepared, resolution)
+    result, scope, outstanding, unknown = gate.result, gate.scope, gate.outstanding, gate.unknown
+    label = api.scope_label(args.task, args.before, len(scope))
+    code = api.GATE_EXIT[result]
     empty = None
     if not scope and not args.allow_empty:
         empty = "EMPTY: no expectations in scope, nothing was checked (--allow-empty passes it)"
@@ -117,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         code = EMPTY_EXIT
     if args.format in ("github", "sarif"):
         items = ci_items.collect(
-            prepared, resolution, lambda ident: _key_reason(prepared, resolution, ident)
+            prepared, resolution, lambda ident: api.key_reason(prepared, resolution, ident)
         )
         if args.format == "sarif":
             emit(sarif.render(items, result))
@@ -128,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
             print(terminal(f"openloop check: {empty}"), file=sys.stderr)
         return code
     if args.format == "json":
-        document = _as_json(prepared, resolution, result, label, scope, outstanding, unknown)
+        document = api.check_json(prepared, resolution, gate, label)
         if empty:
             document["exit"] = code
         emit(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
@@ -157,30 +129,6 @@ def _by_bound(resolution: Resolution, idents: list[str]) -> list[str]:
     return sorted(idents, key=key)
 
 
-def check_document(
-    prepared: Prepared, point: Standpoint, task: str | None, before: str | None
-) -> dict:
-    """The ``check --format json`` document for a scope (also the MCP ``check`` tool's)."""
-    resolution = resolve(prepared, point, gate_facts(prepared, task, before))
-    atoms = resolution.atoms
-    item = prepared.facts.item_id
-    result = str(atoms.get("gate_result")[0][0])
-    scope = sorted(item(x) for (x,) in atoms.get("gate_scope"))
-    outstanding = sorted(item(x) for (x,) in atoms.get("gate_outstanding"))
-    unknown = sorted(item(x) for (x,) in atoms.get("gate_unknown"))
-    label = _scope_label(argparse.Namespace(task=task, before=before), len(scope))
-    return _as_json(prepared, resolution, result, label, scope, outstanding, unknown)
-
-
-def _scope_label(args: argparse.Namespace, size: int) -> str:
-    count = f"{size} expectation{'s' if size != 1 else ''}"
-    if args.task:
-        return f"obligations of task {args.task} ({count})"
-    if args.before:
-        return f"expectations before {args.before} ({count})"
-    return f"every expectation ({count})"
-
-
 def _line(prepared: Prepared, resolution: Resolution, ident: str) -> str:
     verdict = resolution.expectation(ident)
     assert verdict is not None
@@ -193,40 +141,4 @@ def _line(prepared: Prepared, resolution: Resolution, ident: str) -> str:
     if notes:
         text += f" ({'; '.join(notes)})" if text else f"({'; '.join(notes)})"
     rows = item_row(verdict.status, visible(ident), text)
-    return "\n".join([*rows, f"    {visible(_key_reason(prepared, resolution, ident))}"])
-
-
-def _as_json(
-    prepared: Prepared,
-    resolution: Resolution,
-    result: str,
-    label: str,
-    scope: list[str],
-    outstanding: list[str],
-    unknown: list[str],
-) -> dict:
-    def entry(ident: str) -> dict:
-        verdict = resolution.expectation(ident)
-        assert verdict is not None
-        return {
-            "id": ident,
-            "status": verdict.status,
-            "flags": list(verdict.flags),
-            "reason": _key_reason(prepared, resolution, ident),
-        }
-
-    return {
-        "schema_version": 1,
-        "kind": "check",
-        "result": result.upper(),
-        "exit": EXIT[result],
-        "scope": label,
-        "checked": scope,
-        "outstanding": [entry(x) for x in outstanding],
-        "unknown": [entry(x) for x in unknown],
-    }
-
-
-def _key_reason(prepared: Prepared, resolution: Resolution, ident: str) -> str:
-    """The one-line key reason of an expectation (``key_reason`` atom, ``explain.lp``)."""
-    return line(key_reason_of(prepared, resolution, ident))
+    return "\n".join([*rows, f"    {visible(api.key_reason(prepared, resolution, ident))}"])

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from resolver import times
 from resolver.agents.brief import brief
 from resolver.agents.ready import ready, render_text, to_dict
-from resolver.cli.check import check_document
+from resolver.api import check_document
 from resolver.engine.plateau import Memo, Thresholds, family
 from resolver.engine.prepared import Prepared, Standpoint
 from resolver.engine.query import Query
