@@ -69,3 +69,14 @@ def refusal_exit(reason: str) -> Rendered:
     """Exit 2 with the reason on stderr: the blocking answer every host but Copilot honours,
     used when the payload could not even be read (its event is unknown)."""
     return Rendered(stderr=reason + "\n", code=2)
+
+
+def tool_call(data: dict[str, Any], event: str, session: str | None, cwd: str | None):
+    """The tool call a payload with ``tool_name`` and ``tool_input`` makes (the guard judges
+    it): Cursor's ``preToolUse`` and Gemini's ``BeforeTool`` carry the same two fields."""
+    from resolver.agents.hook import Call  # the hook imports the hosts
+
+    tool = text(data.get("tool_name")) or ""
+    return Call(
+        "tool", event, session, tool=tool, tool_input=arguments(data.get("tool_input")), cwd=cwd
+    )

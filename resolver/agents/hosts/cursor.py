@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from resolver.agents.hook import Call, Outcome
-from resolver.agents.hosts.base import Rendered, arguments, dumps, text
+from resolver.agents.hosts.base import Rendered, dumps, text, tool_call
 from resolver.agents.stop_claims import last_message
 
 NAME = "cursor"
@@ -43,15 +43,7 @@ def parse(data: dict[str, Any]) -> Call:
         command = data.get("command")
         return Call("tool", event, session, tool="Shell", tool_input={"command": command}, cwd=cwd)
     if event == "preToolUse":
-        tool = text(data.get("tool_name")) or ""
-        return Call(
-            "tool",
-            event,
-            session,
-            tool=tool,
-            tool_input=arguments(data.get("tool_input")),
-            cwd=cwd,
-        )
+        return tool_call(data, event, session, cwd)
     return Call("other", event, session, cwd=cwd)
 
 

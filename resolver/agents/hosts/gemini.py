@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from resolver.agents.hook import Call, Outcome
-from resolver.agents.hosts.base import Rendered, arguments, dumps, flag, text
+from resolver.agents.hosts.base import Rendered, dumps, flag, text, tool_call
 from resolver.agents.stop_claims import last_message
 
 NAME = "gemini"
@@ -32,15 +32,7 @@ def parse(data: dict[str, Any]) -> Call:
         message = last_message(data, "prompt_response")
         return Call("stop", event, session, flag(data, "stop_hook_active"), message, cwd=cwd)
     if event == "BeforeTool":
-        tool = text(data.get("tool_name")) or ""
-        return Call(
-            "tool",
-            event,
-            session,
-            tool=tool,
-            tool_input=arguments(data.get("tool_input")),
-            cwd=cwd,
-        )
+        return tool_call(data, event, session, cwd)
     return Call("other", event, session, cwd=cwd)
 
 
