@@ -87,7 +87,7 @@ def test_candidate_blocks_cut_alike_are_written_alike() -> None:
 
 def test_asking_the_same_standpoints_again_numbers_no_new_block() -> None:
     """A long-lived process that is asked standpoints it has seen writes no new block: the
-    symbols clingo keeps for the life of the process stop growing (docs/performance.md)."""
+    symbols clingo keeps for the life of the process stop growing (docs/design/performance.md)."""
     rows = [(10 + e % 3, 1, e, 50 * e, 50 * e + (200 if e % 7 == 0 else 0)) for e in range(1, 60)]
     log = CandidateLog(rows, block_size=128)
     points = [(t, t) for t in range(0, 3200, 170)] + [(1500, 900), (2500, 3300)]

@@ -21,7 +21,7 @@ What it reads:
   script (``python -c``, ``bash -c`` read recursively), and any other command that names a
   protected path and is not known to only read (``cat``, ``grep``, ``jq``, ``openloop status``).
 
-Limits, said plainly (``docs/agents.md``, threat model): a static reading of a shell command
+Limits, said plainly (``docs/guide/agents.md``, threat model): a static reading of a shell command
 cannot follow every indirection (a path assembled in a variable, a script file that writes the
 log). The guard closes the paths an agent is handed and the obvious ones; the write path itself
 refuses backdated records and reused sequence numbers, and the hook refuses a history that is

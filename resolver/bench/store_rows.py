@@ -13,7 +13,7 @@ on the same history, in CPU seconds and as ratios to the floor:
   from the process's memory), median over the warm queries' instants; ``warm_miss``: the first
   query of a plateau (a solve), for comparison;
 * ``append10``: 10 events appended to a copy of the log, then the history loaded through the
-  store and ``status`` answered (the store rebuilds: see docs/performance.md, "The store");
+  store and ``status`` answered (the store rebuilds: see docs/design/performance.md, "The store");
 * ``hook``: ``openloop hook claude-code`` judging a task claim on a warm store, and
   ``mcp_call``: the MCP ``status`` tool's work on the server's kept history, per call.
 """

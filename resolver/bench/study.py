@@ -120,7 +120,7 @@ class StudyResult:
 
 def claimed_sample(result: StudyResult, most: int = 40, seed: int = 27) -> tuple[int, list[str]]:
     """How many items ``claimed_unverified`` marks at HEAD, and a sample of up to ``most`` of
-    them (fixed seed) for labelling by hand (``docs/accuracy.md``)."""
+    them (fixed seed) for labelling by hand (``docs/design/accuracy.md``)."""
     flagged = sorted(
         {p.id for p in result.pairs if p.standpoint == "HEAD" and "claimed_unverified" in p.flags}
     )

@@ -1,8 +1,8 @@
 """The accuracy study written up in Markdown: accuracy per family and standpoint, confusion,
 every disagreement, the UNKNOWNs and false closes, and the first screen.
 
-``openloop bench --study BUNDLE`` prints this; ``docs/accuracy.md`` holds a copy of one run per
-history with the reading of each disagreement written beside it.
+``openloop bench --study BUNDLE`` prints this; ``docs/design/accuracy.md`` holds a copy of one
+run per history with the reading of each disagreement written beside it.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "openloop's measured figure and the history it ran on. Exit 0 when every figure is "
         "reproduced, 1 when one is not.",
         epilog="examples: openloop eval | openloop eval commitments --seed 7 | "
-        "openloop eval --format md -o docs/evaluation.md",
+        "openloop eval --format md -o docs/design/evaluation.md",
     )
     parser.add_argument(
         "part",

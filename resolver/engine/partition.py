@@ -20,8 +20,8 @@ solve the others, so no process only waits and one answer is never pickled. The 
 before the fork. With ``--cluster ADDRESS`` the parts run on a running ``dask.distributed``
 scheduler instead (the optional extra ``openloop-resolver[cluster]``).
 
-What the parts cost beyond one solve (``docs/performance.md``, "Partitions"): each part builds
-its own facts from every event (the text linker's index and the channel log are the same in
+What the parts cost beyond one solve (``docs/design/performance.md``, "Partitions"): each part
+builds its own facts from every event (the text linker's index and the channel log are the same in
 every part), parses the rules twice (one ``prepare`` and one ``standpoint`` control) and grounds
 the events that the text links to items of more than one part; the standpoint solve, which grows
 faster than the items, costs less in parts.

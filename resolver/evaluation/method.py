@@ -1,4 +1,5 @@
-"""How each figure of ``openloop eval`` is made: the method section of ``docs/evaluation.md``.
+"""How each figure of ``openloop eval`` is made: the method section of the generated page,
+``docs/design/evaluation.md``.
 
 Kept beside the code that does what it describes, so that the generated page and the code
 cannot drift apart without a diff in the same folder.
@@ -9,8 +10,8 @@ METHOD = """\
 
 Every verdict comes from the rules, through `resolver.api` (`prepare`, `status`); the evaluation
 code holds the studies' labels and their baselines, and compares. Regenerate this page with
-`openloop eval --format md -o docs/evaluation.md`; `openloop eval` prints the same as a table
-and exits 1 if a figure is not reproduced; `--format json` gives every row and rate.
+`openloop eval --format md -o docs/design/evaluation.md`; `openloop eval` prints the same as a
+table and exits 1 if a figure is not reproduced; `--format json` gives every row and rate.
 
 ### Mention baseline (`resolver/evaluation/mention_baseline.py`)
 
@@ -63,7 +64,7 @@ must be unchanged and the snapshot must add its reasons.
 benchmark's synthetic histories (2,500, 5,000 and 10,000 events, seed 0). Reported as the
 median of five standpoints over a prepared history, and from scratch (load, prepare, resolve).
 This is a timing on the machine that ran it, reported beside the study's figure, never
-reproduced or asserted; `docs/performance.md` explains where the time goes.
+reproduced or asserted; `docs/design/performance.md` explains where the time goes.
 
 ### The commitment-graph experiment (`commitments_world.py`, `commitments.py`)
 

@@ -2,7 +2,7 @@
 
 The linker hands the rules one fact per event, ``done_cue(E)``; this module decides which words
 make it, because measured on real histories a loose reading made nearly every link a claim
-(``docs/accuracy.md``, "`claimed_unverified`"):
+(``docs/design/accuracy.md``, "`claimed_unverified`"):
 
 * Only the words that say something *is* done count, compared as written (no stemming): the
   spec's ``done``, ``finished``, ``completed``, ``resolved`` and their kin (:data:`DONE_WORDS`).

@@ -29,7 +29,7 @@ events (100) is not a linking word: it never counts as shared, but it still coun
 of the title or opening text it belongs to. ``TextLinker(..., common=None)`` is the exact rule
 of SPEC §3 (every content word links); it is not the default because, measured, it makes every
 event sharing frequent words a link and a candidate: quadratic on formulaic histories, and less
-accurate on a real one (``docs/performance.md``, "The text linker").
+accurate on a real one (``docs/design/performance.md``, "The text linker").
 
 Tokens are interned to integers and events indexed by token (posting lists, in event-id order).
 An expectation's overlaps are counted by walking the posting lists of its own linking words, so
@@ -56,7 +56,7 @@ from resolver.language.model import Alias, Event, Expectation
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 #: Function words, and the pieces of contractions (``there's``, ``doesn't``): no content (measured
-#: on Lark, ``s`` and ``t`` linked many a TODO to long messages, ``docs/accuracy.md``).
+#: on Lark, ``s`` and ``t`` linked many a TODO to long messages, ``docs/design/accuracy.md``).
 STOP_WORDS = frozenset(
     """
     a an and are as at be been before being but by can could did do does doing for from had has

@@ -76,7 +76,7 @@ def linkable(x: Expectation, event, key: str | None) -> tuple[Expectation, str |
     opened the instance for that note, not for the whole message of the event (which adds many
     TODOs, or merges a branch): the note is the opening evidence's text, and the paths in it
     and in the title are no content words (they link every commit touching the same file).
-    Otherwise the event's whole text, as SPEC §3 says (``docs/accuracy.md``).
+    Otherwise the event's whole text, as SPEC §3 says (``docs/design/accuracy.md``).
     """
     note = event.note(key) if key is not None else None
     if note is None:

@@ -19,7 +19,7 @@ Per commit and path, with copies counted (two equal comments in one file share a
   one its later removal closes, wherever the file has moved since.
 
 A comment whose tag names an issue (``TODO(#12)``) is remembered in ``opened_issues`` when it
-opens, so the commit can say the code reports that issue pending (docs/ingest.md).
+opens, so the commit can say the code reports that issue pending (docs/guide/ingest.md).
 
 The patch is read line by line as bytes: memory holds the TODO lines of one commit, never a whole
 diff, plus the count and key of each comment currently open.

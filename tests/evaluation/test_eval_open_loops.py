@@ -80,7 +80,7 @@ def test_the_stale_list_is_flagged_by_the_ledger_itself() -> None:
 
 
 def test_generated_page_lists_every_experiment(rows: dict[str, Row]) -> None:
-    page = Path(__file__).resolve().parents[2] / "docs" / "evaluation.md"
+    page = Path(__file__).resolve().parents[2] / "docs" / "design" / "evaluation.md"
     text = page.read_text(encoding="utf-8")
     for experiment in rows:
         assert experiment in text

@@ -6,7 +6,7 @@ policy ``when touches "src/api/*.py"  when not touches "docs/**"  want touches "
 about 90% of them trigger), is judged by the real ``openloop status`` in a child process whose
 address space is capped at 2 GB: it must finish with exit 0 and list the policy's instances. A
 cap, unlike a timing, holds on any machine; the peak RSS at 2k, 5k and 10k commits is measured
-in docs/hardening.md.
+in docs/design/hardening.md.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Landed, not submitted: a squash or a cherry-pick of a branch's fix counts where it lands on REV;
-a fix that never reached REV closes nothing (issue 30 item 2, docs/ingest.md)."""
+a fix that never reached REV closes nothing (issue 30 item 2, docs/guide/ingest.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """TODO(#N) ties a TODO to issue N: the opening commit reports N pending, closing N while the
-TODO stays is a finding, removing it is evidence (issue 30 item 2, docs/ingest.md)."""
+TODO stays is a finding, removing it is evidence (issue 30 item 2, docs/guide/ingest.md)."""
 
 from __future__ import annotations
 

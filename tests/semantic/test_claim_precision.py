@@ -1,6 +1,6 @@
 """`claimed_unverified` only for a text a person would read as a claim about the item (SPEC §3).
 
-Measured on two real histories (``docs/accuracy.md``), the flag marked nearly every TODO: the
+Measured on two real histories (``docs/design/accuracy.md``), the flag marked nearly every TODO: the
 file path in a TODO's title linked every commit touching that file, the message of the commit
 that added the TODO linked everything sharing two words with it, ``Merge`` was a done word, and
 ``doesn't close`` was a claim. Each case below keeps a control that still is flagged, so no test

@@ -4,7 +4,7 @@ Each history is a git bundle named by an environment variable (``OPENLOOP_STUDY_
 Lark, ``OPENLOOP_STUDY_CLICK_BUNDLE`` for click; ``.ci/run`` sets both when the bundles lie near
 the checkout); without one its study is skipped. The study clones the bundle, runs the real
 ``openloop init`` and ``openloop ingest git --todos``, and judges every TODO instance and every
-issue expectation at standpoints along the first-parent line (see ``docs/accuracy.md``).
+issue expectation at standpoints along the first-parent line (see ``docs/design/accuracy.md``).
 """
 
 from __future__ import annotations

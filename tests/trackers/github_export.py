@@ -1,7 +1,7 @@
 """Build an ``ingest github``-shaped issue export from the commits ``ingest git`` wrote.
 
-For the audit's measurement on real histories (docs/trackers.md) where the issue tracker itself
-is not at hand: every issue a commit completes (``fixes #12`` in its message, which ``ingest
+For the audit's measurement on real histories (docs/guide/trackers.md) where the issue tracker
+itself is not at hand: every issue a commit completes (``fixes #12`` in its message, which ``ingest
 git`` reads as ``completes issue-12``, SPEC §6.1) becomes a closed issue record as ``gh issue
 list --json ...`` prints it, titled by that commit's subject. The issue opens one hour before
 the first commit that names it (``#12`` anywhere in a message). Its close is put where one of

@@ -1,4 +1,4 @@
-"""The gate at a tracker's close (docs/trackers.md): the commands the documentation shows.
+"""The gate at a tracker's close (docs/guide/trackers.md): the commands the documentation shows.
 
 ``openloop audit PATH... --close ID`` judges a close of ID made now (exit 0 supported, 1
 refused, 3 UNKNOWN; one line first, then the key reason, at most 10,000 characters), and
@@ -24,7 +24,7 @@ from resolver.faces.audit_text import REFUSAL_LIMIT
 from tests.trackers.test_tracker_audit import valid
 
 DATA = Path(__file__).parent / "data"
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "trackers.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "guide" / "trackers.md"
 NOW = "2025-06-30"
 
 
@@ -95,7 +95,7 @@ def test_taskmaster_parent_gates_with_check_task(tmp_path: Path, capsys) -> None
 def _hook_script() -> str:
     text = DOCS.read_text(encoding="utf-8")
     found = re.search(r"```sh\n(#!/bin/sh\n# \.beads/hooks/on_close.*?)```", text, re.S)
-    assert found, "docs/trackers.md shows the beads on_close hook"
+    assert found, "docs/guide/trackers.md shows the beads on_close hook"
     return found.group(1)
 
 
