@@ -253,7 +253,14 @@ def judge(call: Call, options: Options, load: Callable[..., Prepared] = prepare_
     if options.use_cache:
         from resolver.agents.warm import warm_in_background
 
-        warm_in_background(with_identity(_load_paths(options.paths, log_path), identity), task)
+        def ask_ahead(ready: Prepared) -> None:
+            """The next claim's question, on its plateau: after this claim's second (a time
+            the answer can turn on) and before any later threshold."""
+            obligations = declared.obligations
+            resolve(ready, Standpoint(now() + 1, None), query_facts(ready, obligations))
+
+        paths = with_identity(_load_paths(options.paths, log_path), identity)
+        warm_in_background(paths, task, then=ask_ahead)
     return outcome
 
 

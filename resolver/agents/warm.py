@@ -22,7 +22,7 @@ The folder is ``$OPENLOOP_CACHE_DIR``, else ``$XDG_CACHE_HOME/openloop``, else
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from resolver.engine.prepared import Prepared
@@ -53,9 +53,14 @@ def load_prepared(
     return _stored(paths, scope, use_store=use_cache)
 
 
-def warm_in_background(paths: Sequence[str | Path], scope: str | None = None) -> None:
+def warm_in_background(
+    paths: Sequence[str | Path],
+    scope: str | None = None,
+    then: Callable[[Prepared], object] | None = None,
+) -> None:
     """Prepare the history of ``paths`` (of ``scope``'s group) as the files are now in a
-    detached child, and store it.
+    detached child, and store it; ``then`` asks it what the next call will ask (its answer is
+    kept by the plateau memo, so that call is a lookup).
 
     The parent returns at once; the child lets go of stdin, stdout and stderr first, so the host
     reading the hook's output sees it end as soon as the parent exits. The store writes an entry
@@ -73,6 +78,8 @@ def warm_in_background(paths: Sequence[str | Path], scope: str | None = None) ->
         null = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(null, fd)
-        _stored(paths, scope)
+        prepared = _stored(paths, scope)
+        if then is not None:
+            then(prepared)
     finally:
         os._exit(0)

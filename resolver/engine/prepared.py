@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, cached_property, lru_cache
 from itertools import pairwise
@@ -20,108 +20,20 @@ from itertools import pairwise
 import clingo
 
 from resolver import resources, times
+from resolver.engine.atoms import Atoms
 from resolver.engine.plateau import Memo, Thresholds, family
 from resolver.engine.query import Query, as_query
+from resolver.engine.stored_facts import NamesDiffer, StoredFacts
 from resolver.facts.channel_log import CandidateLog
+from resolver.facts.interning import Interner
 from resolver.facts.item_inputs import ItemInputs, candidate_chains
 from resolver.facts.rejection_blocks import RejectionBlocks
 from resolver.facts.writer import FactBase, build
 from resolver.language.model import Project
 
+__all__ = ["Atoms", "Kept", "Prepared", "Standpoint"]
+
 _CLINGO_ARGS = ["--warn=none", "--models=1"]
-
-
-class Atoms:
-    """The shown atoms of one solve, grouped by predicate name (arguments as Python values).
-
-    Built from the model's text (one call into clingo, instead of one per symbol and argument):
-    every shown atom holds only integers, constants and nested terms of those. The text is
-    split by predicate name once, and a name's arguments are parsed only when asked for: a
-    reader that needs four names of a prepared history does not parse its 100k other atoms.
-    """
-
-    def __init__(self, text: str, ground_rules: int = 0) -> None:
-        self.text = text
-        #: How many ground rules the solve had: the work it did, measured without a clock.
-        self.ground_rules = ground_rules
-        self._raw: dict[str, list[str]] | None = None
-        self._parsed: dict[str, list[tuple]] = {}
-        self._keyed: dict[str, dict[object, list[tuple]]] = {}
-
-    def _by_raw_name(self) -> dict[str, list[str]]:
-        if self._raw is None:
-            raw: dict[str, list[str]] = {}
-            for atom in self.text.split():
-                paren = atom.find("(")
-                raw.setdefault(atom if paren < 0 else atom[:paren], []).append(atom)
-            self._raw = raw
-        return self._raw
-
-    @property
-    def by_name(self) -> dict[str, list[tuple]]:
-        """Argument tuples grouped by predicate name (every name parsed)."""
-        return {name: self.get(name) for name in self._by_raw_name()}
-
-    def get(self, name: str) -> list[tuple]:
-        """All argument tuples of the shown atoms named ``name``, parsed on first use."""
-        found = self._parsed.get(name)
-        if found is None:
-            found = [_parse_atom(atom)[1] for atom in self._by_raw_name().get(name, ())]
-            self._parsed[name] = found
-        return found
-
-    def rows(self, name: str, first) -> list[tuple]:
-        """The arguments after the first of the ``name`` atoms whose first argument is
-        ``first``: a dict lookup (one index per name, built on first use), so that a face
-        asking item by item never scans every atom once per item."""
-        index = self._keyed.get(name)
-        if index is None:
-            index = self._keyed[name] = {}
-            for args in self.get(name):
-                index.setdefault(args[0], []).append(args[1:])
-        return index.get(first, [])
-
-    def facts(self) -> str:
-        """The atoms as fact text, to hand to another program."""
-        return self.text.replace(" ", ".\n") + ".\n" if self.text else ""
-
-
-def _term(text: str):
-    if text[0] == "-" or text[0].isdigit():
-        return int(text)
-    return text
-
-
-def _parse_atom(atom: str) -> tuple[str, tuple]:
-    """``name(1,x,f(2,3))`` → ``("name", (1, "x", ("f", 2, 3)))``."""
-    paren = atom.find("(")
-    if paren < 0:
-        return atom, ()
-    inner = atom[paren + 1 : -1]
-    if "(" not in inner:
-        return atom[:paren], tuple(_term(part) for part in inner.split(","))
-    return atom[:paren], tuple(_nested(inner))
-
-
-def _nested(inner: str) -> list:
-    parts, depth, start = [], 0, 0
-    for index, char in enumerate(inner):
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        elif char == "," and depth == 0:
-            parts.append(inner[start:index])
-            start = index + 1
-    parts.append(inner[start:])
-    out = []
-    for part in parts:
-        if "(" in part:
-            name, args = _parse_atom(part)
-            out.append((name, *args))
-        else:
-            out.append(_term(part))
-    return out
 
 
 @cache
@@ -184,6 +96,17 @@ class Standpoint:
         return self.known is None
 
 
+@dataclass(frozen=True)
+class Kept:
+    """What the store kept of a prepared history, under the key of its files and code: the
+    prepare part's shown atoms and ground rules, the names they intern and the thresholds."""
+
+    text: str
+    ground_rules: int
+    names: Interner
+    thresholds: Sequence[int]
+
+
 def _instant_chains(core: Atoms, times_of: dict[int, tuple[int, int]]) -> str:
     """``inext(X, I, I2)``: consecutive instants at which X has a potential transition, and
     ``onext(O1, O2)``: consecutive opening instants.
@@ -233,16 +156,31 @@ class Prepared:
         block_size: int | None = None,
         stored: tuple[str, int, str] | None = None,
         on_solved: Callable[[str, int, str], None] | None = None,
+        kept: Kept | None = None,
     ) -> None:
         """``stored``: the prepare part's shown atoms, ground-rule count and the digest of the
         facts they were derived from, kept by :mod:`resolver.store`: used only when these facts
         have that digest (then the prepare solve is skipped). ``on_solved`` is handed the same
-        three when the prepare part is solved here."""
+        three when the prepare part is solved here. ``kept``: what the store kept under the key
+        of these very files and code (:class:`Kept`): the facts are then not rebuilt unless a
+        standpoint must be solved (:mod:`resolver.engine.stored_facts`)."""
         self.project = project
-        self.facts: FactBase = build(project, reduce=reduce, block_size=block_size)
+        self._options = (reduce, block_size)
+        #: Standpoints of a default family answered once per plateau (resolver/engine/
+        #: plateau.py); None solves every standpoint afresh.
+        self.memo: Memo | None = Memo()
+        if kept is not None and reduce and block_size is None:
+            self.facts: FactBase | StoredFacts = StoredFacts(
+                kept.names, lambda: build(project, reduce=reduce, block_size=block_size)
+            )
+            self.from_store = True
+            self.__dict__["thresholds"] = Thresholds(kept.thresholds)
+            self._read_prepared(Atoms(kept.text, kept.ground_rules))
+            return
+        self.facts = build(project, reduce=reduce, block_size=block_size)
         parts = [self.facts.declarations, self.facts.links, self.facts.events]
         digest = _digest(parts) if stored is not None or on_solved is not None else ""
-        #: True when the prepare atoms came from ``stored`` (the solve was skipped).
+        #: True when the prepare atoms came from the store (the solve was skipped).
         self.from_store = stored is not None and stored[2] == digest
         if self.from_store:
             solved = Atoms(stored[0], stored[1])
@@ -250,9 +188,10 @@ class Prepared:
             solved = _solve(parts, "prepare")
             if on_solved is not None:
                 on_solved(solved.text, solved.ground_rules, digest)
-        #: Standpoints of a default family answered once per plateau (resolver/engine/
-        #: plateau.py); None solves every standpoint afresh.
-        self.memo: Memo | None = Memo()
+        self._read_prepared(solved)
+
+    def _read_prepared(self, solved: Atoms) -> None:
+        """Split the prepare part's atoms into the families a standpoint reads."""
         # The reasons family reaches a standpoint unwrapped: rejection/3, cand_channel/3, evt/4.
         verdict_atoms, reason_atoms, plain, whole = [], [], [], []
         rule_thresholds: list[int] = []
@@ -274,25 +213,40 @@ class Prepared:
         #: The prepared atoms every standpoint reads (the reasons family apart).
         self.core = Atoms(" ".join(verdict_atoms), solved.ground_rules)
         self.reason_inputs = Atoms(" ".join(reason_atoms))
+        self._plain, self._whole = plain, whole
+        self._rule_thresholds = rule_thresholds
+
+    @cached_property
+    def event_times(self) -> dict[int, tuple[int, int]]:
+        """``(at, recorded)`` of every event a prepared atom names, by interned event."""
         times_of = {e: (at, rec) for e, at, rec, _ in self.core.get("evt")}
         times_of.update({e: (at, rec) for e, at, rec, _ in self.reason_inputs.get("evt")})
-        self._core_text = self.core.facts() + _instant_chains(self.core, times_of)
-        #: ``(at, recorded)`` of every event a prepared atom names, by interned event.
-        self.event_times = times_of
-        self.candidates = CandidateLog(
+        return times_of
+
+    @cached_property
+    def _core_text(self) -> str:
+        return self.core.facts() + _instant_chains(self.core, self.event_times)
+
+    @cached_property
+    def candidates(self) -> CandidateLog:
+        """Each item's rejected candidates by channel, in blocks, for its footprint."""
+        times_of = self.event_times
+        return CandidateLog(
             ((x, c, e, *times_of[e]) for x, e, c in self.reason_inputs.get("cand_channel")),
             self.facts.channel_log.block_size,
         )
-        #: Each item's touches rejected below `verify`, for its claimed_unverified flag at
-        #: every standpoint (rules/standpoint/reasons.lp); their below_verify/3 atoms are of the
-        #: reasons family (rules/prepare/interface.lp).
-        self.below_verify = CandidateLog(
-            ((x, 0, e, *times_of[e]) for x, e, _, role in plain if role == "bv"),
+
+    @cached_property
+    def below_verify(self) -> CandidateLog:
+        """Each item's touches rejected below `verify`, for its claimed_unverified flag at
+        every standpoint (rules/standpoint/reasons.lp); their below_verify/3 atoms are of the
+        reasons family (rules/prepare/interface.lp)."""
+        times_of = self.event_times
+        return CandidateLog(
+            ((x, 0, e, *times_of[e]) for x, e, _, role in self._plain if role == "bv"),
             self.facts.channel_log.block_size,
             names=("bvblock", "bvdetail"),
         )
-        self._plain, self._whole = plain, whole
-        self._rule_thresholds = rule_thresholds
 
     @cached_property
     def thresholds(self) -> Thresholds:
@@ -366,6 +320,13 @@ class Prepared:
         return atoms
 
     def _solve_parts(self, at: int, known: int, query: Query, explaining: bool) -> Atoms:
+        if isinstance(self.facts, StoredFacts) and not self.facts.built:
+            try:
+                self.facts.full()
+            except NamesDiffer:  # the entry is not of these facts: prepare them afresh
+                memo = self.memo
+                self.__init__(self.project, *self._options)  # type: ignore[misc]
+                self.memo = None if memo is None else Memo()
         log = self.facts.channel_log
         parts = [
             self.facts.declarations,

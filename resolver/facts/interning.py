@@ -52,3 +52,19 @@ class Interner:
 
     def __len__(self) -> int:
         return len(self._keys) - 1
+
+    def keys(self) -> list[Hashable]:
+        """Every key, in the order of their integers (from 1)."""
+        return self._keys[1:]
+
+    @classmethod
+    def of_keys(cls, keys: Iterable[Hashable]) -> Interner:
+        """An interner holding ``keys`` as 1, 2, ... (distinct keys, as :meth:`keys` gives;
+        ``ValueError`` if one repeats)."""
+        interner = cls()
+        interner._keys.extend(keys)
+        interner._ids = {key: number for number, key in enumerate(interner._keys) if number}
+        check_int(len(interner._keys), "interned id")
+        if len(interner._ids) != len(interner._keys) - 1:
+            raise ValueError("a key is given twice")
+        return interner

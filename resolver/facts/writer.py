@@ -24,6 +24,7 @@ from resolver.facts.actor_patterns import matches_by_pattern
 from resolver.facts.channel_log import DEFAULT_BLOCK_SIZE, ChannelLog
 from resolver.facts.interning import INT_MAX, INT_MIN, Interner, check_int
 from resolver.facts.linker import Link, TextLinker
+from resolver.facts.names import Names
 from resolver.facts.policies import Ids, PolicyFacts, measure
 from resolver.language.event_columns import NO_SEQ, EventColumns
 from resolver.language.model import MARKER_KINDS, OUTCOMES, TIERS, Expectation, Project, Value
@@ -57,7 +58,7 @@ def _columns(project: Project) -> EventColumns:
 
 
 @dataclass
-class FactBase:
+class FactBase(Names):
     """The integer facts of one history and the interner that maps them back to text."""
 
     interner: Interner
@@ -65,28 +66,6 @@ class FactBase:
     events: str
     channel_log: ChannelLog
     links: str = ""
-
-    def event_id(self, number: int) -> str:
-        """The event id interned as ``number``."""
-        return self._text(number, "event")
-
-    def item_id(self, number: int) -> str:
-        """The expectation or task id interned as ``number``."""
-        return self._text(number, "item")
-
-    def channel(self, number: int) -> str:
-        """The channel name interned as ``number``."""
-        return self._text(number, "channel")
-
-    def actor(self, number: int) -> str | None:
-        """The actor interned as ``number``; None for the unnamed actor 0."""
-        return None if number == 0 else self._text(number, "actor")
-
-    def _text(self, number: int, tag: str) -> str:
-        key = self.interner.key(number)
-        if not isinstance(key, tuple) or key[0] != tag:
-            raise KeyError(f"{number} is not a {tag}")
-        return key[1]
 
 
 class _Writer:

@@ -74,13 +74,20 @@ class Diagnostic:
         return f"{self.location}: {self.severity}: {self.message}"
 
 
-def load(paths: Sequence[str | Path]) -> Project:
-    """Read files and folders into one Project; raises InputError on any bad input."""
-    project, _ = load_with_warnings(paths)
+def load(paths: Sequence[str | Path], events: EventColumns | None = None) -> Project:
+    """Read files and folders into one Project; raises InputError on any bad input.
+
+    ``events``: the events these very files hold, as a previous load of them gave them (the
+    store keeps them under the files' digests: :mod:`resolver.store.columns`); the logs are then
+    not read again and the ``.ol`` files give only their declarations.
+    """
+    project, _ = load_with_warnings(paths, events)
     return project
 
 
-def load_with_warnings(paths: Sequence[str | Path]) -> tuple[Project, list[Diagnostic]]:
+def load_with_warnings(
+    paths: Sequence[str | Path], events: EventColumns | None = None
+) -> tuple[Project, list[Diagnostic]]:
     """Like :func:`load`, also returning the warnings found while merging (duplicates)."""
     sources = collect_files(paths)
     merger = _Merger()
@@ -88,12 +95,12 @@ def load_with_warnings(paths: Sequence[str | Path]) -> tuple[Project, list[Diagn
         inputs.note(name)
         try:
             if name.endswith(".ol"):
-                merger.add_file(_parse_file(name))
-            else:
+                merger.add_file(_parse_file(name), with_events=events is None)
+            elif events is None:
                 merger.add_jsonl(name)
         except OSError as exc:
             raise path_error(name, f"cannot read: {exc.strerror or exc}") from None
-    return merger.project(tuple(sources)), merger.diagnostics
+    return merger.project(tuple(sources), events), merger.diagnostics
 
 
 def _parse_file(name: str) -> Project:
@@ -137,7 +144,7 @@ class _Merger:
         self.policies: dict[str, Policy] = {}
         self.diagnostics: list[Diagnostic] = []
 
-    def add_file(self, parsed: Project) -> None:
+    def add_file(self, parsed: Project, with_events: bool = True) -> None:
         for channel in parsed.channels:
             self._declare(self.channels, channel.name, channel, "channel")
         for actor in parsed.actors:
@@ -158,7 +165,8 @@ class _Merger:
             self._declare(self.templates, template.id, template, "template")
         for policy in parsed.policies:
             self._declare(self.policies, policy.id, policy, "policy")
-        self.add_events(parsed.events)
+        if with_events:
+            self.add_events(parsed.events)
         self.tests.extend(parsed.tests)
 
     def add_events(self, events: Iterable[Event]) -> None:
@@ -254,7 +262,8 @@ class _Merger:
                 self._refuse_clash(ob.id, task.location, self.expectations, "an expectation")
                 self.expectations[ob.id] = ob
 
-    def project(self, sources: tuple[str, ...]) -> Project:
+    def project(self, sources: tuple[str, ...], events: EventColumns | None = None) -> Project:
+        """The merged project; ``events`` (if given) instead of the rows read."""
         self._expand()
         members: dict[str, list[str]] = {}
         for expectation in sorted(self.expectations.values(), key=lambda x: x.id):
@@ -272,7 +281,9 @@ class _Merger:
             aliases=tuple(sorted(self.aliases.values(), key=lambda a: a.words)),
             tasks=tuple(tasks),
             expectations=tuple(sorted(self.expectations.values(), key=lambda x: x.id)),
-            events=self.store.take([self.first[ident] for ident in sorted(self.first)]),
+            events=self.store.take([self.first[ident] for ident in sorted(self.first)])
+            if events is None
+            else events,
             tests=tuple(self.tests),
             sources=sources,
             templates=tuple(sorted(self.templates.values(), key=lambda t: t.id)),

@@ -4,8 +4,10 @@ Every command that answers from the files (``status``, ``check``, ``ready``, ``b
 ``explain``, the hook, the MCP tools, ``ledger refresh``) asks :func:`load_prepared` for the
 prepared history. The entry for the same input paths (and scope) is used when the SHA-256 of
 every input file, and the code that reads them, are those it was derived from
-(:mod:`resolver.store.keys`); then the prepare solve is skipped, and a standpoint of the two
-default families already answered on its plateau is a lookup (:mod:`resolver.engine.plateau`).
+(:mod:`resolver.store.keys`); then the prepare solve is skipped, the facts are not rebuilt (the
+names the atoms intern are kept beside them: :mod:`resolver.engine.stored_facts`), and a
+standpoint of the two default families already answered on its plateau is a lookup
+(:mod:`resolver.engine.plateau`).
 Anything else is a miss: the history is prepared from the files as usual and the entry is
 replaced. The JSON-lines log stays the source of truth; deleting the cache changes no answer.
 
@@ -21,22 +23,31 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from resolver.engine.plateau import Memo
-from resolver.engine.prepared import Prepared
-from resolver.store import parsed
-from resolver.store.entry import Entry
+from resolver.engine.prepared import Kept, Prepared
+from resolver.language.event_columns import EventColumns
+from resolver.language.model import Project
+from resolver.store import columns, names, parsed
+from resolver.store.entry import Entry, Found
 from resolver.store.keys import Stamp, entry_path
 
 __all__ = ["Stamp", "load_prepared", "prepare_files"]
 
 
-def prepare_files(files: Sequence[str], scope: str | None = None, **options) -> Prepared:
-    """Load and prepare ``files`` (of ``scope``'s group, :func:`resolver.api.scoped`), no store."""
+def _load(
+    files: Sequence[str], scope: str | None, events: EventColumns | None = None
+) -> tuple[Project, EventColumns]:
+    """The project of ``scope``'s group, and the events of the whole log as loaded."""
     from resolver.api import scoped
     from resolver.language.loader import load
 
     with parsed.keeping():  # a command reading through the store keeps its files' parses
-        project = load(files)
-    return Prepared(scoped(project, scope), **options)
+        project = load(files, events)
+    return scoped(project, scope), project.events  # type: ignore[return-value]
+
+
+def prepare_files(files: Sequence[str], scope: str | None = None, **options) -> Prepared:
+    """Load and prepare ``files`` (of ``scope``'s group, :func:`resolver.api.scoped`), no store."""
+    return Prepared(_load(files, scope)[0], **options)
 
 
 def load_prepared(
@@ -54,11 +65,9 @@ def load_prepared(
     except OSError:
         return prepare_files(files, scope)  # the loader reports the unreadable file
     entry = Entry(entry_path(files, scope))
-    stored = entry.prepared(before)
-    solved: list[tuple[str, int, str]] = []
-    prepared = prepare_files(
-        files, scope, stored=stored, on_solved=lambda *atoms: solved.append(atoms)
-    )
+    found = entry.prepared(before)
+    kept_log = None if found is None or found.columns is None else columns.unpack(found.columns)
+    project, log = _load(files, scope, kept_log)
     # The files were read twice (digested, then loaded): the entry is used or written only when
     # both readings saw the same bytes, so a write racing with the load costs a solve, never
     # a stale answer.
@@ -67,10 +76,28 @@ def load_prepared(
     except OSError:
         unchanged = False
     if not unchanged:
-        if prepared.from_store:
-            return prepare_files(files, scope)
-        return prepared
-    if solved:
-        entry.write(before, *solved[0])
+        return Prepared(project)
+    kept = _kept(found, project)
+    if kept is not None:  # the same files and code: the facts need not be built
+        prepared = Prepared(project, kept=kept)
+    else:
+        stored = None if found is None else (found.text, found.ground_rules, found.facts)
+        solved: list[tuple[str, int, str]] = []
+        prepared = Prepared(project, stored=stored, on_solved=lambda *atoms: solved.append(atoms))
+        table = names.pack(prepared.facts.interner)
+        if solved:
+            entry.write(before, *solved[0], table, prepared.thresholds.values, columns.pack(log))
+        elif stored is not None and table is not None:  # an entry without its names yet
+            entry.write(before, *stored, table, prepared.thresholds.values, columns.pack(log))
     prepared.memo = Memo(entry)
     return prepared
+
+
+def _kept(found: Found | None, project: Project) -> Kept | None:
+    """What the entry kept, with its names read back against the loaded log's event ids."""
+    if found is None or found.names is None or found.thresholds is None:
+        return None
+    interner = names.unpack(found.names, sorted(set(project.events.ids)))  # type: ignore[attr-defined]
+    if interner is None:
+        return None
+    return Kept(found.text, found.ground_rules, interner, found.thresholds)

@@ -25,6 +25,7 @@ import re
 import sqlite3
 import tempfile
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 
 from resolver.store.keys import FORMAT, Stamp
@@ -46,6 +47,11 @@ CREATE TABLE files (position INTEGER PRIMARY KEY, path TEXT NOT NULL, size INTEG
 CREATE TABLE prepared (id INTEGER PRIMARY KEY CHECK (id = 1), atoms BLOB NOT NULL,
                        digest TEXT NOT NULL, ground_rules INTEGER NOT NULL,
                        facts TEXT NOT NULL);
+CREATE TABLE names (id INTEGER PRIMARY KEY CHECK (id = 1), names BLOB NOT NULL,
+                    names_digest TEXT NOT NULL, thresholds BLOB NOT NULL,
+                    thresholds_digest TEXT NOT NULL);
+CREATE TABLE columns (id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL,
+                      digest TEXT NOT NULL);
 CREATE TABLE answers (family TEXT NOT NULL, plateau INTEGER NOT NULL, query TEXT NOT NULL,
                       atoms BLOB NOT NULL, digest TEXT NOT NULL, ground_rules INTEGER NOT NULL,
                       PRIMARY KEY (family, plateau, query));
@@ -57,8 +63,9 @@ def _pack(text: str) -> tuple[bytes, str]:
     return zlib.compress(data, 1), hashlib.sha256(data).hexdigest()
 
 
-def _unpack(blob: bytes, digest: str) -> str | None:
-    """The text of a stored blob, or None when it is not what was written."""
+def _unpack(blob: bytes, digest: str, foreign: re.Pattern[str] | None = _FOREIGN) -> str | None:
+    """The text of a stored blob, or None when it is not what was written (or holds a
+    character ``foreign`` refuses)."""
     try:
         data = zlib.decompress(blob)
     except (zlib.error, TypeError):
@@ -66,7 +73,37 @@ def _unpack(blob: bytes, digest: str) -> str | None:
     if hashlib.sha256(data).hexdigest() != digest:
         return None
     text = data.decode("ascii", errors="replace")
-    return None if _FOREIGN.search(text) else text
+    return None if foreign is not None and foreign.search(text) else text
+
+
+def _unpack_bytes(row: tuple | None) -> bytes | None:
+    """The bytes of a stored ``(data, digest)`` row, or None when they are not what was
+    written."""
+    if row is None:
+        return None
+    try:
+        data = zlib.decompress(row[0])
+    except (zlib.error, TypeError):
+        return None
+    return data if hashlib.sha256(data).hexdigest() == row[1] else None
+
+
+#: The thresholds are integers separated by spaces.
+_NOT_INTEGERS = re.compile(r"[^0-9\- ]")
+
+
+@dataclass(frozen=True)
+class Found:
+    """A current entry's prepared history: the prepare atoms' text, ground rules and facts
+    digest, and (when kept) the names' JSON text and the thresholds."""
+
+    text: str
+    ground_rules: int
+    facts: str
+    names: str | None
+    thresholds: list[int] | None
+    #: The loaded log's columns (:mod:`resolver.store.columns`), checked against their digest.
+    columns: bytes | None = None
 
 
 def _current(db: sqlite3.Connection) -> tuple[str, str] | None:
@@ -88,9 +125,8 @@ class Entry:
         uri = f"file:{self.path}?mode=rw"
         return sqlite3.connect(uri, uri=True, timeout=_BUSY, isolation_level=None)
 
-    def prepared(self, stamp: Stamp) -> tuple[str, int, str] | None:
-        """The stored prepare atoms, ground-rule count and facts digest for ``stamp``, if
-        current (:class:`~resolver.engine.prepared.Prepared` checks the digest)."""
+    def prepared(self, stamp: Stamp) -> Found | None:
+        """The stored prepared history for ``stamp``, if current."""
         try:
             with contextlib.closing(self._connect()) as db:
                 meta = dict(db.execute("SELECT name, value FROM meta").fetchall())
@@ -99,6 +135,8 @@ class Entry:
                 row = db.execute(
                     "SELECT atoms, digest, ground_rules, facts FROM prepared"
                 ).fetchone()
+                kept = db.execute("SELECT * FROM names").fetchone()
+                log = db.execute("SELECT data, digest FROM columns").fetchone()
         except (sqlite3.Error, ValueError):
             return None
         if row is None or not isinstance(row[2], int) or not isinstance(row[3], str):
@@ -107,9 +145,25 @@ class Entry:
         if text is None:
             return None
         self.key = (stamp.key, row[3])
-        return text, row[2], row[3]
+        names = thresholds = None
+        if kept is not None:
+            names = _unpack(kept[1], kept[2], None)
+            numbers = _unpack(kept[3], kept[4], _NOT_INTEGERS)
+            thresholds = None if numbers is None else [int(n) for n in numbers.split()]
+        if names is None or thresholds is None:
+            names = thresholds = None
+        return Found(text, row[2], row[3], names, thresholds, _unpack_bytes(log))
 
-    def write(self, stamp: Stamp, text: str, ground_rules: int, facts: str) -> None:
+    def write(
+        self,
+        stamp: Stamp,
+        text: str,
+        ground_rules: int,
+        facts: str,
+        names: str | None = None,
+        thresholds: list[int] | None = None,
+        columns: bytes | None = None,
+    ) -> None:
         """Replace the entry with a new prepared history (written whole, then renamed)."""
         blob, digest = _pack(text)
         try:
@@ -132,6 +186,13 @@ class Entry:
                     "INSERT INTO prepared VALUES (1, ?, ?, ?, ?)",
                     (blob, digest, ground_rules, facts),
                 )
+                if names is not None and thresholds is not None:
+                    kept = _pack(names) + _pack(" ".join(map(str, thresholds)))
+                    db.execute("INSERT INTO names VALUES (1, ?, ?, ?, ?)", kept)
+                if columns is not None:
+                    data = zlib.compress(columns, 1)
+                    digest = hashlib.sha256(columns).hexdigest()
+                    db.execute("INSERT INTO columns VALUES (1, ?, ?)", (data, digest))
                 db.execute("COMMIT")
             os.replace(temporary, self.path)
             self.key = (stamp.key, facts)

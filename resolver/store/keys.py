@@ -18,9 +18,9 @@ from pathlib import Path
 from resolver import __version__, resources
 
 #: Bumped whenever what an entry holds changes shape: an entry of another format is a miss.
-FORMAT = 1
+FORMAT = 2
 #: The packages whose code decides the facts and the atoms a stored history holds.
-_DECIDING = ("language", "facts", "engine")
+_DECIDING = ("language", "facts", "engine", "store")
 
 
 @cache
@@ -29,7 +29,8 @@ def code_stamp() -> str:
     digest = hashlib.sha256(f"openloop {__version__} store {FORMAT}\n".encode())
     digest.update(resources.grammar_text().encode("utf-8"))
     package = Path(__file__).resolve().parent.parent
-    sources = [package / "times.py", package / "vocabulary.py"]
+    # api.py draws a scope's group: an entry of a scope holds that group's atoms and names.
+    sources = [package / "times.py", package / "vocabulary.py", package / "api.py"]
     for name in _DECIDING:
         sources.extend(sorted((package / name).glob("*.py")))
     for path in [*resources.rule_files(), *sources]:

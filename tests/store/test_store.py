@@ -16,6 +16,8 @@ from resolver import store
 from resolver.engine import prepared as engine
 from resolver.engine.prepared import Prepared, Standpoint
 from resolver.engine.query import Query
+from resolver.engine.stored_facts import StoredFacts
+from resolver.facts.interning import Interner
 from resolver.faces import json_format
 from resolver.language.loader import collect_files, load
 from resolver.store.keys import Stamp, entry_path
@@ -241,19 +243,40 @@ def test_histories_start_where_the_generators_do():
 
 
 def test_stored_atoms_serve_only_the_facts_they_were_derived_from(tmp_path, monkeypatch):
-    """Same files and key, other facts (here: a scope that another code path draws wider):
-    the stored prepare atoms are not used, the answer is the fresh one."""
-    from resolver import api
+    """An entry whose names are not those of the facts (written by other code under the same
+    key, or tampered with): answered from the entry while a lookup suffices, and the moment a
+    standpoint must be solved the facts are built, found to differ, and the history is
+    prepared afresh: the answer is the fresh one."""
+    from resolver.store import names
 
     folder = fixed(tmp_path)
     point = POINT
-    narrow = store.load_prepared([folder], scope="x0")
-    assert {x.id for x in narrow.project.expectations} == {"x0"}
-    monkeypatch.setattr(api, "scoped", lambda project, item: project)
-    wide = store.load_prepared([folder], scope="x0")
-    assert not wide.from_store
+    store.load_prepared([folder])
+    real = names.pack
+
+    def shifted(interner):  # the names of other facts: two items swapped
+        keys = interner.keys()
+        items = [n for n, k in enumerate(keys) if k[0] == "item"]
+        keys[items[0]], keys[items[1]] = keys[items[1]], keys[items[0]]
+        return real(Interner.of_keys(keys))
+
+    entry_file = entry_path(collect_files([folder]))
+    entry_file.unlink()
+    monkeypatch.setattr(names, "pack", shifted)
+    store.load_prepared([folder])  # the entry now holds the other names
+    monkeypatch.setattr(names, "pack", real)
+    other = store.load_prepared([folder])
+    assert other.from_store and not other.facts.built
     expected = fresh_json(folder, point)
-    assert json_format.render(resolve(wide, point), wide.project, "all") == expected
+    assert json_format.render(resolve(other, point), other.project, "all") == expected
+    assert not isinstance(other.facts, StoredFacts)  # prepared afresh
+
+
+def test_the_key_covers_the_code_that_draws_a_scope():
+    from resolver.store.keys import _DECIDING, code_stamp
+
+    assert {"language", "facts", "engine", "store"} <= set(_DECIDING)
+    assert code_stamp()  # api.py (scoped) is read into it: a change there is a new key
 
 
 def test_an_entry_keeps_the_most_recent_answers_only(tmp_path, monkeypatch):
@@ -281,7 +304,8 @@ def test_answers_are_read_only_under_the_facts_they_were_derived_from(tmp_path):
     mine, theirs = Entry(path), Entry(path)
     mine.write(stamp, "a(1)", 1, "facts-a")
     mine.keep(key, "b(2)", 2)
-    assert Entry(path).prepared(stamp) == ("a(1)", 1, "facts-a")
+    found = Entry(path).prepared(stamp)
+    assert (found.text, found.ground_rules, found.facts) == ("a(1)", 1, "facts-a")
     assert mine.answer(key) == ("b(2)", 2)
     theirs.write(stamp, "a(1)", 1, "facts-b")
     theirs.keep(key, "c(3)", 3)
