@@ -7,6 +7,8 @@ predicates of a prepared history does not parse its 100k other atoms.
 
 from __future__ import annotations
 
+import re
+
 
 class Atoms:
     """The shown atoms of one solve, grouped by predicate name (arguments as Python values).
@@ -43,7 +45,14 @@ class Atoms:
         """All argument tuples of the shown atoms named ``name``, parsed on first use."""
         found = self._parsed.get(name)
         if found is None:
-            found = [_parse_atom(atom)[1] for atom in self._by_raw_name().get(name, ())]
+            raw = self._by_raw_name().get(name, ())
+            start = len(name) + 1
+            inner = [atom[start:-1] for atom in raw if len(atom) > start]
+            if len(inner) == len(raw) and not _NOT_INTEGERS.search("\n".join(inner)):
+                # The common case, integers only: one split and int() per argument.
+                found = [tuple(map(int, args.split(","))) for args in inner]
+            else:
+                found = [_parse_atom(atom)[1] for atom in raw]
             self._parsed[name] = found
         return found
 
@@ -61,6 +70,10 @@ class Atoms:
     def facts(self) -> str:
         """The atoms as fact text, to hand to another program."""
         return self.text.replace(" ", ".\n") + ".\n" if self.text else ""
+
+
+#: A character no all-integer argument list holds (a constant's letter, a nested term's parens).
+_NOT_INTEGERS = re.compile(r"[^0-9,\n-]")
 
 
 def _term(text: str):
