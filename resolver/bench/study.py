@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from resolver import api, times
+from resolver.bench.study_claims import Measured, claim_rows
 from resolver.bench.study_issues import IssueTruth
 from resolver.bench.study_truth import GitTruth, StudyPoint, TodoKey
 from resolver.verdicts.resolution import ExpectationVerdict
@@ -85,6 +86,8 @@ class StudyResult:
     sizes: dict[str, int] = field(default_factory=dict)
     screen: str = ""
     history: Path | None = None
+    #: Every candidate `claimed_unverified` names at HEAD, measured (for the hand labels).
+    claims: Measured | None = None
 
     def family(self, name: str, standpoint: str | None = None) -> list[Pair]:
         """The pairs of one family (at one standpoint)."""
@@ -240,6 +243,7 @@ def _judge(
             expected = issues.state(number, point.time, reach, truth.order)
             pairs.append(_pair("issue", ident, point, expected, verdicts.get(ident), kinds))
     pairs = [p for p in pairs if p.truth != "absent" or p.verdict != "absent"]
+    head = next(p for p in standpoints if p.name == "HEAD")
     return StudyResult(
         name="",
         commits=len(truth.order),
@@ -253,6 +257,7 @@ def _judge(
         unordered_issues=sorted(issues.unordered),
         timings=timings,
         history=None,
+        claims=claim_rows(prepared, head.time),
     )
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from resolver import times
 from resolver.bench.study import Pair, StudyResult, claimed_sample, run_study
+from resolver.bench.study_claims import claims_markdown
 from resolver.errors import InputError
 
 __all__ = ["TARGETS", "met", "render", "run_study_command"]
@@ -132,11 +133,9 @@ def render(result: StudyResult) -> str:
         out.append("")
     out += [f"- {problem}" for problem in result.tree_problems[:20]]
     flagged, sample = claimed_sample(result)
-    out += [
-        f"`claimed_unverified` at HEAD: {flagged} items; the sample to label by hand (seed 27): "
-        + (", ".join(f"`{ident}`" for ident in sample) or "none"),
-        "",
-    ]
+    out += [f"`claimed_unverified` at HEAD: {flagged} items (a sample of up to 40, seed 27).", ""]
+    if result.claims is not None:
+        out += [*claims_markdown(result.claims, sample), ""]
     if result.timings:
         named_times = {k: v for k, v in result.timings.items() if " @" not in k}
         out += ["Timings (seconds):", ""]

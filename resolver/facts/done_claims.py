@@ -62,12 +62,18 @@ def _negated(line: list[str], at: int) -> bool:
     return False
 
 
-def claims_done(text: str) -> bool:
-    """The text holds a done word, not negated, outside paths (see the module's docstring)."""
+def claims_done(
+    text: str, done: frozenset[str] = DONE_WORDS, subject: frozenset[str] = SUBJECT_WORDS
+) -> bool:
+    """The text holds a done word, not negated, outside paths (see the module's docstring).
+
+    ``done`` and ``subject`` are the two word lists; the accuracy study passes others to
+    measure another reading of a claim (``resolver/bench/study_claims.py``).
+    """
     for raw in text.splitlines():
         line = words(_PATHLIKE.sub(" ", raw))
         for at, word in enumerate(line):
-            claim = word in DONE_WORDS or (at == 0 and word in SUBJECT_WORDS)
+            claim = word in done or (at == 0 and word in subject)
             if claim and not _negated(line, at):
                 return True
     return False

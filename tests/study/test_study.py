@@ -15,12 +15,23 @@ from pathlib import Path
 
 import pytest
 
-from resolver.bench.study import run_study
+from resolver.bench.study import claimed_sample, run_study
+from resolver.bench.study_claims import OPTIONS, precision
+from resolver.bench.study_labels import LABELS
 from resolver.bench.study_report import TARGETS, render
 
 pytestmark = pytest.mark.slow
 
 _BUNDLES = {"lark": "OPENLOOP_STUDY_BUNDLE", "click": "OPENLOOP_STUDY_CLICK_BUNDLE"}
+
+#: `claimed_unverified` at HEAD, as labelled by hand (``docs/design/accuracy.md``): items flagged,
+#: and how many of them the candidate their line names first is a claim about. The target is 90%;
+#: on Lark it is missed, and no reading of a content word or a claim within SPEC §3's link rule
+#: reaches it (the readings measured there). A change to the linker that moves these figures
+#: must label the candidates again and say what changed.
+CLAIMED = {"lark": (24, 5), "click": (1, 1)}
+CLAIM_TARGET = 0.9
+CLAIM_TARGET_MISSED = {"lark"}
 
 
 @pytest.fixture(scope="module", params=sorted(_BUNDLES))
@@ -52,3 +63,21 @@ def test_targets_hold(study):
 
 def test_no_false_close_by_a_merge_or_a_revert(study):
     assert study.false_closes() == []
+
+
+def test_every_candidate_the_flag_names_is_labelled_by_hand(study):
+    _, sample = claimed_sample(study)
+    missing = [
+        (row.item, row.candidate)
+        for row in study.claims.rows
+        if row.item in sample and (row.item, row.candidate) not in LABELS
+    ]
+    assert missing == [], "label these in resolver/bench/study_labels.py:\n" + render(study)
+
+
+def test_claimed_unverified_precision_as_labelled(study):
+    flagged, labelled, claims = precision(study.claims, LABELS, OPTIONS["as now"])
+    assert labelled == flagged
+    assert (flagged, claims) == CLAIMED[study.name], render(study)
+    met = claims >= CLAIM_TARGET * labelled
+    assert met is (study.name not in CLAIM_TARGET_MISSED)
