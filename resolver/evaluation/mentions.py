@@ -14,6 +14,10 @@ from resolver.evaluation import mention_baseline as baseline
 from resolver.evaluation.histories import Histories
 from resolver.evaluation.rows import Row, ratio
 from resolver.language.model import Event, Project
+from resolver.vocabulary import OPEN_LIKE_STATUSES, upper
+
+#: The statuses a reader of open items lists (still owed, as far as the log shows).
+_OPEN_LIKE = upper(OPEN_LIKE_STATUSES)
 
 SECTION = "Mention baseline"
 #: The end of the canonical texts' history, where every genuine obligation is settled.
@@ -95,7 +99,7 @@ def _listed_open(histories: Histories, name: str) -> Row:
     only = baseline.open_items(baseline.detect(project.events, at))
     closing = baseline.open_items(baseline.detect_with_closure(project.events, at))
     resolution = histories.status(name, END)
-    derived = [x.id for x in resolution.expectations if x.status in ("OPEN", "UNKNOWN")]
+    derived = [x.id for x in resolution.expectations if x.status in _OPEN_LIKE]
     closed = ", ".join(f"{x.id} {x.status}" for x in resolution.expectations)
     return Row(
         SECTION,

@@ -24,6 +24,10 @@ from resolver.evaluation import canonical, mentions
 from resolver.evaluation.histories import Histories
 from resolver.evaluation.rows import Row, ratio
 from resolver.verdicts.resolution import ExpectationVerdict
+from resolver.vocabulary import OPEN_LIKE_STATUSES, upper
+
+#: The statuses a reader of open items lists (still owed, as far as the log shows).
+_OPEN_LIKE = upper(OPEN_LIKE_STATUSES)
 
 SECTION = "Maintained vs derived"
 #: Refresh cycles of the simulation: one before the backups' closing evidence, three after.
@@ -82,7 +86,7 @@ def quality_row(histories: Histories) -> Row:
                 else:
                     disagreements.append(f"{name} {verdict.id} at {at}")
             listed = [e.id for e in ledger.open_list(db, check_log=False)]
-            is_open = [x.id for x in derived.expectations if x.status in ("OPEN", "UNKNOWN")]
+            is_open = [x.id for x in derived.expectations if x.status in _OPEN_LIKE]
             lists += 1
             lists_agree += listed == sorted(is_open)
     return Row(
@@ -131,7 +135,7 @@ def simulate(histories: Histories, fixture: str = "release") -> dict[str, object
                 ledger.refresh(never, [work], at=now, checked_at=now)
             ledger.refresh(always, [work], at=now, checked_at=now)
             derived = api.status(api.prepare([work]), at=now, reasons=False)
-            closed = {x.id for x in derived.expectations if x.status not in ("OPEN", "UNKNOWN")}
+            closed = {x.id for x in derived.expectations if x.status not in _OPEN_LIKE}
             stale = ledger.open_list(never, stale_after=STALE_AFTER, now=now, paths=[work])
             fresh = ledger.open_list(always, stale_after=STALE_AFTER, now=now, paths=[work])
             if k == 0:

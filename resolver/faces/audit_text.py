@@ -17,18 +17,26 @@ from resolver.faces.safe_text import markdown, spelled, terminal
 from resolver.faces.sarif import SCHEMA_URI
 from resolver.times import format_time
 from resolver.verdicts.audit import VERDICTS, AuditClose, AuditResult, CloseGate
+from resolver.vocabulary import AUDIT_STATES, per_word
 
 __all__ = ["render", "render_gate"]
 
 #: How a verdict reads.
-WORDS = {
-    "complete_when_closed": "complete when closed",
-    "landed_later": "landed later",
-    "never_supported": "never supported",
-    "unknown": "UNKNOWN",
-}
+WORDS = per_word(
+    VERDICTS,
+    {
+        "complete_when_closed": "complete when closed",
+        "landed_later": "landed later",
+        "never_supported": "never supported",
+        "unknown": "UNKNOWN",
+    },
+)
 _PLURAL = {"agent": "agents", "person": "people"}
-_LEVEL = {"never_supported": "error", "landed_later": "warning", "unknown": "note"}
+#: The verdicts SARIF reports (every one but a supported close), and the level of each.
+_REPORTED = tuple(v for v in VERDICTS if v != "complete_when_closed")
+_LEVEL = per_word(
+    _REPORTED, {"never_supported": "error", "landed_later": "warning", "unknown": "note"}
+)
 
 
 def render(result: AuditResult, form: str) -> str:
@@ -185,7 +193,7 @@ def as_sarif(result: AuditResult) -> dict[str, Any]:
     rules = [
         {"id": v, "shortDescription": {"text": f"A close that was {WORDS[v]}"},
          "defaultConfiguration": {"level": _LEVEL[v]}}
-        for v in ("landed_later", "never_supported", "unknown")
+        for v in _REPORTED
     ] + [{"id": "false_pending", "shortDescription": {"text": "Open, yet complete"},
           "defaultConfiguration": {"level": "warning"}}]  # fmt: skip
     index = {rule["id"]: i for i, rule in enumerate(rules)}
@@ -220,7 +228,9 @@ def as_sarif(result: AuditResult) -> dict[str, Any]:
 
 #: A host shows at most this many characters of a refusal (issue 30: one line first).
 REFUSAL_LIMIT = 10_000
-_GATE_WORDS = {"complete": "supported", "incomplete": "REFUSED", "unknown": "UNKNOWN"}
+_GATE_WORDS = per_word(
+    AUDIT_STATES, {"complete": "supported", "incomplete": "REFUSED", "unknown": "UNKNOWN"}
+)
 
 
 def render_gate(gate: CloseGate, form: str) -> str:

@@ -14,6 +14,11 @@ from resolver import times
 from resolver.faces.words import show_value
 from resolver.language.model import Event, Expectation, Project
 from resolver.verdicts.resolution import ExpectationVerdict, Standpoint
+from resolver.vocabulary import MARKER_STATUSES
+
+#: The ending marker that would close an expectation with each status (the rules'
+#: ``marker_status``, read backwards).
+_ENDING_BY_STATUS = {status: marker for marker, status in MARKER_STATUSES.items()}
 
 
 def show_time(unix: int | None) -> str | None:
@@ -225,7 +230,7 @@ def _missing_transition(
                 "or stronger"
             )
         return f"no visible confirmed work event{after} reaches tier {verify} or stronger"
-    marker = {"cancelled": "cancels", "waived": "waives", "superseded": "supersedes"}[status]
+    marker = _ENDING_BY_STATUS[status]
     who = ", ".join(principals) or "someone with authority"
     text = f"no effective `{marker}` by {who} on a work channel{after}"
     if status == "superseded" and x.superseded_when is not None:

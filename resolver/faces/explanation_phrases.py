@@ -28,8 +28,13 @@ from resolver.faces.words import describe, show_value
 from resolver.language.model import Expectation, Project
 from resolver.verdicts.explanation_view import Node
 from resolver.verdicts.resolution import Reason
+from resolver.vocabulary import CONFIDENCE, LATER_CLOSES, TIERS, per_word
 
 Phrase = Callable[[Node, Project], str]
+
+#: Why one close beat another at the same instant: the order the rules rank closes in
+#: (``tier_rank``, then ``close_rank``), spelled from the vocabulary.
+_STRONGER = f"a stronger transition (tier order {', '.join(TIERS)}, then {', '.join(LATER_CLOSES)})"
 
 
 def verb(reason: Reason) -> str:
@@ -177,12 +182,7 @@ def _transition(node: Node, project: Project) -> str:
 
 def _tie(node: Node, project: Project) -> str:
     say = node.say
-    why = (
-        "a stronger transition (tier order state, explicit, semantic, textual, "
-        "then superseded, cancelled, waived)"
-        if say["how"] == "stronger"
-        else "the same rank, and the lower event id wins"
-    )
+    why = _STRONGER if say["how"] == "stronger" else "the same rank, and the lower event id wins"
     return f"{say['winner']} beat {say['loser']} at the same instant: {why}"
 
 
@@ -289,14 +289,17 @@ def _reason(node: Node, project: Project) -> str:
 
 #: What a verdict without a closing event means, by the confidence class the rules derived for
 #: it (rules/standpoint/absence.lp): words only, keyed by the atom, never inferred from another.
-_OPEN_MEANING = {
-    "UNKNOWN": "no closing transition, but the evidence is not conclusive",
-    "INCOMPLETE_SEARCH": "no closing transition, but a search channel was never searched",
-    "CORROBORATED_OPEN": (
-        "no closing transition stands, every search channel was searched and no relevant gap "
-        "was found"
-    ),
-}
+_OPEN_MEANING = per_word(
+    CONFIDENCE,
+    {
+        "UNKNOWN": "no closing transition, but the evidence is not conclusive",
+        "INCOMPLETE_SEARCH": "no closing transition, but a search channel was never searched",
+        "CORROBORATED_OPEN": (
+            "no closing transition stands, every search channel was searched and no relevant "
+            "gap was found"
+        ),
+    },
+)
 
 
 def _verdict(node: Node, project: Project) -> str:

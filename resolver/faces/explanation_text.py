@@ -22,6 +22,7 @@ from resolver.faces.words import describe
 from resolver.language.model import Project, Task
 from resolver.verdicts.explanation_view import Node
 from resolver.verdicts.resolution import Standpoint
+from resolver.vocabulary import PENDING_STATUSES, upper
 
 __all__ = ["line", "phrase", "render_text", "to_document", "to_json", "why_not_line"]
 
@@ -135,16 +136,24 @@ def _obligation(node: Node, project: Project) -> str:
     return text
 
 
+#: The rule that makes a task with obligations COMPLETE, in words (``rules/standpoint/tasks.lp``).
+#: Its order is the one output has always printed, so it is written out;
+#: ``tests/test_vocabulary_single_source.py`` holds it to the vocabulary's closed statuses.
+COMPLETE_RULE = "COMPLETE: every obligation is SATISFIED, WAIVED, CANCELLED or SUPERSEDED"
+#: What keeps a task INCOMPLETE: an obligation in a pending status.
+_PENDING = " or ".join(upper(PENDING_STATUSES))
+
+
 def _task_verdict(node: Node, project: Project) -> str:
     task, verdict, deciding = node.say["task"], node.say["verdict"], node.say["deciding"]
     if verdict.status == "COMPLETE":
         rule = (
-            "COMPLETE: every obligation is SATISFIED, WAIVED, CANCELLED or SUPERSEDED"
+            COMPLETE_RULE
             if task.obligations
             else "COMPLETE: a task with no obligations is complete"
         )
     elif verdict.status == "INCOMPLETE":
-        rule = "INCOMPLETE: " + ", ".join(sorted(deciding)) + " is OPEN or NOT_OPENED"
+        rule = "INCOMPLETE: " + ", ".join(sorted(deciding)) + f" is {_PENDING}"
     else:
         rule = "UNKNOWN: nothing is OPEN, but " + ", ".join(sorted(deciding)) + " is UNKNOWN"
     return f"verdict: {rule}"

@@ -50,7 +50,7 @@ TICKS = {
     "rejected": "#e57373",
     "proposal": "#ef6c00",
 }
-_ACCEPTED = frozenset({"closed_by", "cancels", "supersedes", "waives"})
+_ACCEPTED = frozenset(graphs.CLOSING_EDGES)
 
 
 @dataclass(frozen=True)

@@ -15,31 +15,40 @@ from collections.abc import Callable, Mapping
 from resolver.faces.words import describe
 from resolver.language.model import Expectation, Project
 from resolver.verdicts.resolution import Reason
+from resolver.vocabulary import (
+    CLOSE_ORDER,
+    CLOSING_MARKERS,
+    STATUSES,
+    TASK_STATUSES,
+    UNSETTLED_STATUSES,
+    per_word,
+    upper,
+)
 
 #: Node kinds in their left-to-right order in drawings.
 KIND_ORDER = ("actor", "event", "expectation", "task")
-#: Fill and stroke colours of expectation and task statuses.
+_DONE = ("#c8e6c9", "#2e7d32")
+_OWED = ("#ffe0b2", "#e65100")
+_DOUBT = ("#e1bee7", "#6a1b9a")
+#: Fill and stroke colours of expectation and task statuses (upper case, as nodes carry them).
 STATUS_COLOURS: dict[str, tuple[str, str]] = {
-    "SATISFIED": ("#c8e6c9", "#2e7d32"),
-    "COMPLETE": ("#c8e6c9", "#2e7d32"),
-    "OPEN": ("#ffe0b2", "#e65100"),
-    "INCOMPLETE": ("#ffe0b2", "#e65100"),
-    "UNKNOWN": ("#e1bee7", "#6a1b9a"),
-    "NOT_OPENED": ("#eeeeee", "#757575"),
-    "CANCELLED": ("#cfd8dc", "#455a64"),
-    "SUPERSEDED": ("#bbdefb", "#1565c0"),
-    "WAIVED": ("#fff9c4", "#f9a825"),
+    **per_word(
+        STATUSES,
+        {
+            "SATISFIED": _DONE,
+            "OPEN": _OWED,
+            "UNKNOWN": _DOUBT,
+            "NOT_OPENED": ("#eeeeee", "#757575"),
+            "CANCELLED": ("#cfd8dc", "#455a64"),
+            "SUPERSEDED": ("#bbdefb", "#1565c0"),
+            "WAIVED": ("#fff9c4", "#f9a825"),
+        },
+    ),
+    **per_word(TASK_STATUSES, {"COMPLETE": _DONE, "INCOMPLETE": _OWED, "UNKNOWN": _DOUBT}),
 }
-#: Statuses of expectations, in the order legends list them.
-EXPECTATION_STATUSES = (
-    "OPEN",
-    "UNKNOWN",
-    "NOT_OPENED",
-    "SATISFIED",
-    "SUPERSEDED",
-    "CANCELLED",
-    "WAIVED",
-)
+#: Statuses of expectations, in the order legends list them: the unsettled ones, then the
+#: closed ones in the order their closes rank.
+EXPECTATION_STATUSES = upper((*UNSETTLED_STATUSES, *CLOSE_ORDER))
 #: Colours of the nodes that carry no status.
 PLAIN = {
     "event": ("#ffffff", "#546e7a"),
@@ -140,7 +149,7 @@ def edge_label(attrs: Mapping) -> str:
     if kind == "closed_by":
         label = f"closed_by ({attrs.get('tier')})"
         return label if attrs.get("current", True) else label + ", later reopened"
-    if kind in ("cancels", "supersedes", "waives"):
+    if kind in CLOSING_MARKERS:
         label = f"{kind} (state)" if attrs.get("via") == "state" else kind
         return label if attrs.get("current", True) else label + ", later reopened"
     if kind == "reopens":

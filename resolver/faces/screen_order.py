@@ -13,15 +13,18 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
+from resolver import vocabulary
 from resolver.verdicts.resolution import ExpectationVerdict, Resolution, TaskVerdict
-from resolver.vocabulary import CLOSED_STATUSES, STATUSES, TASK_STATUSES, UNSETTLED_STATUSES
+from resolver.vocabulary import CLOSED_STATUSES, STATUSES, TASK_STATUSES, UNSETTLED_STATUSES, upper
 
 #: Outstanding expectation statuses: the rules' ``unsettled_status`` class (OPEN, UNKNOWN,
 #: NOT_OPENED), upper case as output prints them.
-OUTSTANDING = frozenset(word.upper() for word in UNSETTLED_STATUSES)
+OUTSTANDING = frozenset(upper(UNSETTLED_STATUSES))
 #: A task is outstanding until it is COMPLETE: INCOMPLETE, or UNKNOWN (an obligation's verdict
 #: is unknown), just as an UNKNOWN expectation is outstanding.
-TASK_DONE = TASK_STATUSES[0].upper()
+TASK_DONE = vocabulary.TASK_DONE.upper()
+#: The statuses of an outstanding task.
+OUTSTANDING_TASK = frozenset(upper(vocabulary.TASK_OUTSTANDING))
 _DIGITS = re.compile(r"([0-9]+)")
 #: The summary counts outstanding statuses first, then the closed ones (then any other).
 _ORDER = (

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from resolver.faces.safe_text import terminal, visible
 from resolver.faces.screen_order import (
     OUTSTANDING,
+    OUTSTANDING_TASK,
     closed_items,
     outstanding_items,
     summary_line,
@@ -224,7 +225,7 @@ def _row(resolution: Resolution, item: ExpectationVerdict | TaskVerdict) -> list
         if item.closed_by is not None:
             tier = f", tier {item.tier}" if item.tier else ""
             notes.append(f"by {item.closed_by}{tier}")
-    if bound is not None and item.status in OUTSTANDING | {"INCOMPLETE", "UNKNOWN"}:
+    if bound is not None and item.status in OUTSTANDING | OUTSTANDING_TASK:
         notes.insert(0, f"bound {short_time(bound)}")
     text = _title(item)
     if notes:

@@ -15,19 +15,16 @@ from functools import cached_property
 
 from resolver.errors import Location
 
+# The tiers and outcomes are re-exported: the parser and the log readers take them from here.
+from resolver.vocabulary import CHANNEL_ROLES, MARKERS
+from resolver.vocabulary import OUTCOMES as OUTCOMES
+from resolver.vocabulary import TIERS as TIERS
+
 #: A value on the right of ``key = value``.
 Value = str | int | bool
 
-#: Marker clauses an event may carry, in the order the spec lists them.
-MARKER_KINDS = (
-    "completes",
-    "cancels",
-    "supersedes",
-    "waives",
-    "reopens",
-    "claims_complete",
-    "reports_pending",
-)
+#: Marker clauses an event may carry, in the order the spec lists them (the vocabulary's).
+MARKER_KINDS = MARKERS
 #: Clauses of an ``event`` block, which are also the fields of a JSON line (besides ``id``).
 EVENT_CLAUSES = (
     "channel",
@@ -43,12 +40,8 @@ EVENT_CLAUSES = (
     "outcome",
     "notes",
 )
-#: Closing tiers, strongest first.
-TIERS = ("state", "explicit", "semantic", "textual")
-#: Event outcomes; ``confirmed`` is the default.
-OUTCOMES = ("confirmed", "unknown", "failed")
-#: Channel roles.
-ROLES = ("mention", "work")
+#: Channel roles (the vocabulary's).
+ROLES = CHANNEL_ROLES
 
 
 @dataclass(frozen=True)

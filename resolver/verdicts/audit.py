@@ -24,6 +24,13 @@ from resolver.language.model import Project
 from resolver.verdicts.explanation import item_number, key_reason_of
 from resolver.verdicts.explanation_view import Node
 from resolver.verdicts.resolution import Resolution, resolve
+from resolver.vocabulary import (
+    AUDIT_STATES,
+    AUDIT_VERDICTS,
+    CLAIM_MARKERS,
+    UNSUPPORTED_VERDICTS,
+    per_word,
+)
 
 __all__ = [
     "AuditClose",
@@ -36,10 +43,11 @@ __all__ = [
 ]
 
 #: The verdicts of a close, in the order a summary lists them.
-VERDICTS = ("complete_when_closed", "landed_later", "never_supported", "unknown")
+VERDICTS = AUDIT_VERDICTS
 #: The verdicts that say the close was not supported when it was made.
-UNSUPPORTED = ("landed_later", "never_supported")
-_CLAIM_KINDS = ("claims_complete", "reports_pending")
+UNSUPPORTED = UNSUPPORTED_VERDICTS
+#: The exit of the gate at a close, by the item's state now: those of ``openloop check``.
+_EXIT_CODES = per_word(AUDIT_STATES, {"complete": 0, "incomplete": 1, "unknown": 3})
 #: The kind of event that opens a tracker's item (ingest github, beads, taskmaster, backlog).
 TRACKER_OPENING = "issue"
 #: The kind of a tracker's close that ``ingest github`` writes with ``completes``.
@@ -114,7 +122,7 @@ def audit(prepared: Prepared, now: Standpoint, since: int | None = None) -> Audi
     claims = [
         e
         for e in project.events
-        if any(m.kind in _CLAIM_KINDS for m in e.markers)
+        if any(m.kind in CLAIM_MARKERS for m in e.markers)
         and (since is None or e.at >= since)
         and e.at <= now.at
     ]
@@ -192,7 +200,7 @@ class CloseGate:
     @property
     def exit_code(self) -> int:
         """0 complete, 1 not complete, 3 UNKNOWN: the exits of ``openloop check``."""
-        return {"complete": 0, "incomplete": 1, "unknown": 3}[self.state]
+        return _EXIT_CODES[self.state]
 
 
 def judge_close(prepared: Prepared, now: Standpoint, ident: str) -> CloseGate:

@@ -31,6 +31,7 @@ from resolver.verdicts.expectation_explanation import expectation_tree, key_node
 from resolver.verdicts.explanation_view import Node, View, walk
 from resolver.verdicts.resolution import Resolution, resolve
 from resolver.verdicts.task_explanation import task_key_node, task_tree
+from resolver.vocabulary import CLOSED_STATUSES, UNSETTLED_STATUSES
 
 __all__ = [
     "WHY_NOT_STATUSES",
@@ -46,16 +47,9 @@ __all__ = [
     "why_not_word",
 ]
 
-#: Statuses ``--why-not`` accepts (lower case, as the rules name them).
-WHY_NOT_STATUSES = (
-    "satisfied",
-    "cancelled",
-    "superseded",
-    "waived",
-    "open",
-    "unknown",
-    "not_opened",
-)
+#: Statuses ``--why-not`` accepts (lower case, as the rules name them): every status, the
+#: closed ones first.
+WHY_NOT_STATUSES = (*CLOSED_STATUSES, *UNSETTLED_STATUSES)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -47,6 +47,7 @@ from resolver.engine.prepared import Prepared
 from resolver.language.model import Expectation, Project
 from resolver.times import format_time
 from resolver.verdicts.resolution import ExpectationVerdict, Reason, Resolution
+from resolver.vocabulary import CLOSED_STATUSES, ENDING_MARKERS, MARKER_STATUSES
 
 #: Node kinds, in the order they are laid out left to right.
 NODE_KINDS = ("actor", "event", "expectation", "task", "policy")
@@ -56,10 +57,7 @@ EDGE_KINDS = (
     "requires",
     "opened_by",
     "closed_by",
-    "cancels",
-    "supersedes",
-    "waives",
-    "reopens",
+    *ENDING_MARKERS,
     "proposal",
     "rejected",
     "claims",
@@ -68,13 +66,14 @@ EDGE_KINDS = (
     "instantiates",
     "triggered_by",
 )
-#: Close statuses of the rules (``close(X, E, Status, Tier, Rank)``) and the edge each draws.
+#: Close statuses of the rules (``close(X, E, Status, Tier, Rank)``) and the edge each draws: a
+#: satisfied close draws ``closed_by``, any other the marker that closes with its status.
 _CLOSE_EDGE = {
     "satisfied": "closed_by",
-    "cancelled": "cancels",
-    "superseded": "supersedes",
-    "waived": "waives",
+    **{status: marker for marker, status in MARKER_STATUSES.items() if status in CLOSED_STATUSES},
 }
+#: The edges of a close (each close status's edge).
+CLOSING_EDGES = tuple(_CLOSE_EDGE.values())
 #: Reason codes that name a candidate which made no transition.
 _REJECTION_CODES = ("candidate_rejected", "below_verify", "unconfirmed_effect")
 #: Phrases one reason of one expectation for people (a face supplies it: results never phrase).

@@ -14,10 +14,13 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from resolver.vocabulary import TASK_OUTSTANDING, UNSETTLED_STATUSES, upper
+
 #: The default ``--max-nodes``: a picture a maintainer can still read.
 DEFAULT_MAX_NODES = 100
-#: Statuses drawn first: still owed, or not known to be done.
-_OWED = ("OPEN", "UNKNOWN", "NOT_OPENED", "INCOMPLETE")
+#: Statuses drawn first: still owed, or not known to be done (an unsettled expectation, a task
+#: that is not complete).
+_OWED = frozenset(upper((*UNSETTLED_STATUSES, *TASK_OUTSTANDING)))
 _ITEM_KINDS = ("task", "expectation", "policy")
 _COUNTED = ("expectation", "task", "event", "actor", "policy")
 
