@@ -69,6 +69,10 @@ class Memo:
         self.size = size
         self._kept: OrderedDict[tuple[str, int, str], tuple[str, int]] = OrderedDict()
         self._lock = threading.Lock()  # the MCP server's tools may share one prepared history
+        #: What a reader made of an answer (typed verdicts), by the answer's key and the
+        #: reader's own options: a process asking again on the plateau (the MCP server) reads
+        #: the atoms once. Only in memory, never written.
+        self._views: OrderedDict[tuple, object] = OrderedDict()
         #: How many answers came from the memo, and how many were solved: for the bench.
         self.hits = 0
         self.misses = 0
@@ -88,6 +92,23 @@ class Memo:
         else:
             self.hits += 1
         return found
+
+    def view(self, key: tuple) -> object | None:
+        """What a reader kept of an answer under ``key`` (see :meth:`keep_view`)."""
+        with self._lock:
+            found = self._views.get(key)
+            if found is not None:
+                self._views.move_to_end(key)
+                self.hits += 1
+        return found
+
+    def keep_view(self, key: tuple, view: object) -> None:
+        """Keep what a reader made of an answer (as many as answers are kept)."""
+        with self._lock:
+            self._views[key] = view
+            self._views.move_to_end(key)
+            while len(self._views) > self.size:
+                self._views.popitem(last=False)
 
     def put(self, key: tuple[str, int, str], text: str, ground_rules: int) -> None:
         """Keep a solved answer (and hand it to the backing)."""

@@ -305,13 +305,22 @@ class Prepared:
             asked = replace(asked, reasons=reasons)
         return self._solve_at(standpoint, asked, asked.explaining)
 
+    def memo_key(self, standpoint: Standpoint, query: Query) -> tuple[str, int, str] | None:
+        """The plateau memo's key of ``query`` at ``standpoint``: equal keys derive the same
+        atoms (:mod:`resolver.engine.plateau`); None when the standpoint is of no default
+        family or nothing is memoised."""
+        kind = family(standpoint.at, standpoint.known)
+        if self.memo is None or kind is None:
+            return None
+        plateau = self.thresholds.plateau(times.encode(standpoint.at))
+        return (kind, plateau, f"{int(query.reasons)}\n{query.facts()}")
+
     def _solve_at(self, standpoint: Standpoint, query: Query, explaining: bool) -> Atoms:
         at = times.encode(standpoint.at)
         known = times.LATEST if standpoint.known is None else times.encode(standpoint.known)
-        memo, kind = self.memo, family(standpoint.at, standpoint.known)
-        if memo is None or kind is None:
+        memo, key = self.memo, self.memo_key(standpoint, query)
+        if memo is None or key is None:
             return self._solve_parts(at, known, query, explaining)
-        key = (kind, self.thresholds.plateau(at), f"{int(query.reasons)}\n{query.facts()}")
         found = memo.get(key)
         if found is not None:
             return Atoms(*found)

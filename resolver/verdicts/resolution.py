@@ -374,6 +374,19 @@ def resolve(
     asked = as_query(query)
     if reasons is not None:
         asked = replace(asked, reasons=reasons)
-    atoms = prepared.solve(standpoint, asked)
     reasons = asked.reasons or asked.explaining
-    return read(prepared, standpoint, atoms, with_reasons=reasons, key_only=asked.key_reasons_only)
+    # On a plateau already read in this process, the verdicts read then (the same atoms give
+    # the same verdicts; only the standpoint they are shown at differs).
+    memo, key = prepared.memo, prepared.memo_key(standpoint, asked)
+    view = None if memo is None or key is None else (*key, reasons, asked.key_reasons_only)
+    if view is not None and memo is not None:
+        found = memo.view(view)
+        if isinstance(found, Resolution):
+            return replace(found, standpoint=standpoint)
+    atoms = prepared.solve(standpoint, asked)
+    resolution = read(
+        prepared, standpoint, atoms, with_reasons=reasons, key_only=asked.key_reasons_only
+    )
+    if view is not None and memo is not None:
+        memo.keep_view(view, resolution)
+    return resolution
