@@ -17,8 +17,6 @@ from dataclasses import dataclass, replace
 from functools import cache, cached_property, lru_cache
 from itertools import pairwise
 
-import clingo
-
 from resolver import resources, times
 from resolver.engine.atoms import Atoms
 from resolver.engine.plateau import Memo, Thresholds, family
@@ -53,6 +51,8 @@ def _part_program(program: str, part: str) -> str:
 
 
 def _solve(program_parts: Iterable[str], part: str) -> Atoms:
+    import clingo  # imported when a solve is needed: a lookup from the store never solves
+
     control = clingo.Control(_CLINGO_ARGS)
     control.add(part, [], _part_program(_rules_program(), part))
     for text in program_parts:

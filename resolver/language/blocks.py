@@ -19,7 +19,7 @@ from lark import Token
 
 from resolver.errors import InputError, Location
 from resolver.language import values as v
-from resolver.language.globs import GlobError, compile_glob, wildcards
+from resolver.language.globs import GlobError, compile_glob, touches_glob, wildcards
 from resolver.language.model import Assignment, Condition, Expectation, Policy, Task, Template
 from resolver.language.substitution import POLICY_NAMES, TEMPLATE_NAMES, names_in
 from resolver.language.syntax_errors import article
@@ -271,14 +271,6 @@ def build_policy(ident: str, location: Location, items: list[Clause]) -> Policy:
         keyed=keyed,
         path_cond=path_cond,
     )
-
-
-def touches_glob(conditions: tuple[Condition, ...]) -> int | None:
-    """The positive ``when touches`` whose paths ``$path``, ``$1``, ... read: the first holding a
-    wildcard, else the first."""
-    positive = [i for i, c in enumerate(conditions) if c.kind == "touches" and not c.negated]
-    wild = [i for i in positive if wildcards(conditions[i].operand)]
-    return (wild or positive or [None])[0]
 
 
 def _path_names(

@@ -19,6 +19,10 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from resolver.language.model import Condition
 
 __all__ = ["GlobError", "compile_glob", "glob_parts", "wildcards"]
 
@@ -96,3 +100,11 @@ def _compile(glob: str, capture: bool) -> re.Pattern[str]:
             continue
         parts.append(_segment(segment, glob, capture) + ("" if index == last else "/"))
     return re.compile("".join(parts))
+
+
+def touches_glob(conditions: tuple[Condition, ...]) -> int | None:
+    """The positive ``when touches`` whose paths ``$path``, ``$1``, ... read: the first holding a
+    wildcard, else the first."""
+    positive = [i for i, c in enumerate(conditions) if c.kind == "touches" and not c.negated]
+    wild = [i for i in positive if wildcards(conditions[i].operand)]
+    return (wild or positive or [None])[0]

@@ -39,11 +39,10 @@ from typing import Any
 
 from resolver import inputs
 from resolver.errors import InputError, Location
-from resolver.language.blocks import touches_glob
 from resolver.language.event_columns import EventColumns
 from resolver.language.eventlog import read_jsonl
 from resolver.language.files import SUFFIXES, collect_files, path_error
-from resolver.language.globs import wildcards
+from resolver.language.globs import touches_glob, wildcards
 from resolver.language.model import (
     Actor,
     Alias,
