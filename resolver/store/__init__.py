@@ -85,19 +85,24 @@ def load_prepared(
         solved: list[tuple[str, int, str]] = []
         prepared = Prepared(project, stored=stored, on_solved=lambda *atoms: solved.append(atoms))
         table = names.pack(prepared.facts.interner)
+        kept_too = (table, prepared.thresholds.values, columns.pack(log))
+        derived = parsed.encode_items(project.derived)
         if solved:
-            entry.write(before, *solved[0], table, prepared.thresholds.values, columns.pack(log))
+            entry.write(before, *solved[0], *kept_too, derived)
         elif stored is not None and table is not None:  # an entry without its names yet
-            entry.write(before, *stored, table, prepared.thresholds.values, columns.pack(log))
+            entry.write(before, *stored, *kept_too, derived)
     prepared.memo = Memo(entry)
     return prepared
 
 
 def _kept(found: Found | None, project: Project) -> Kept | None:
-    """What the entry kept, with its names read back against the loaded log's event ids."""
-    if found is None or found.names is None or found.thresholds is None:
+    """What the entry kept, with its names read back against the loaded log's event ids; the
+    policies' instances it kept are handed to ``project`` (as building the facts would)."""
+    if found is None or found.names is None or found.thresholds is None or not found.derived:
         return None
     interner = names.unpack(found.names, sorted(set(project.events.ids)))  # type: ignore[attr-defined]
-    if interner is None:
+    derived = parsed.decode_items(found.derived)
+    if interner is None or derived is None:
         return None
+    project.derived.update(derived)
     return Kept(found.text, found.ground_rules, interner, found.thresholds)

@@ -49,7 +49,8 @@ CREATE TABLE prepared (id INTEGER PRIMARY KEY CHECK (id = 1), atoms BLOB NOT NUL
                        facts TEXT NOT NULL);
 CREATE TABLE names (id INTEGER PRIMARY KEY CHECK (id = 1), names BLOB NOT NULL,
                     names_digest TEXT NOT NULL, thresholds BLOB NOT NULL,
-                    thresholds_digest TEXT NOT NULL);
+                    thresholds_digest TEXT NOT NULL, derived BLOB NOT NULL,
+                    derived_digest TEXT NOT NULL);
 CREATE TABLE columns (id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL,
                       digest TEXT NOT NULL);
 CREATE TABLE answers (family TEXT NOT NULL, plateau INTEGER NOT NULL, query TEXT NOT NULL,
@@ -102,6 +103,9 @@ class Found:
     facts: str
     names: str | None
     thresholds: list[int] | None
+    #: The policies' instances as the facts derived them (:func:`resolver.store.parsed.
+    #: encode_items`), kept with the names: a face reads their titles.
+    derived: str | None = None
     #: The loaded log's columns (:mod:`resolver.store.columns`), checked against their digest.
     columns: bytes | None = None
 
@@ -145,14 +149,15 @@ class Entry:
         if text is None:
             return None
         self.key = (stamp.key, row[3])
-        names = thresholds = None
+        names = thresholds = derived = None
         if kept is not None:
             names = _unpack(kept[1], kept[2], None)
             numbers = _unpack(kept[3], kept[4], _NOT_INTEGERS)
             thresholds = None if numbers is None else [int(n) for n in numbers.split()]
-        if names is None or thresholds is None:
-            names = thresholds = None
-        return Found(text, row[2], row[3], names, thresholds, _unpack_bytes(log))
+            derived = _unpack(kept[5], kept[6], None)
+        if names is None or thresholds is None or derived is None:
+            names = thresholds = derived = None
+        return Found(text, row[2], row[3], names, thresholds, derived, _unpack_bytes(log))
 
     def write(
         self,
@@ -163,6 +168,7 @@ class Entry:
         names: str | None = None,
         thresholds: list[int] | None = None,
         columns: bytes | None = None,
+        derived: str | None = None,
     ) -> None:
         """Replace the entry with a new prepared history (written whole, then renamed)."""
         blob, digest = _pack(text)
@@ -186,9 +192,9 @@ class Entry:
                     "INSERT INTO prepared VALUES (1, ?, ?, ?, ?)",
                     (blob, digest, ground_rules, facts),
                 )
-                if names is not None and thresholds is not None:
-                    kept = _pack(names) + _pack(" ".join(map(str, thresholds)))
-                    db.execute("INSERT INTO names VALUES (1, ?, ?, ?, ?)", kept)
+                if names is not None and thresholds is not None and derived is not None:
+                    kept = _pack(names) + _pack(" ".join(map(str, thresholds))) + _pack(derived)
+                    db.execute("INSERT INTO names VALUES (1, ?, ?, ?, ?, ?, ?)", kept)
                 if columns is not None:
                     data = zlib.compress(columns, 1)
                     digest = hashlib.sha256(columns).hexdigest()

@@ -160,3 +160,26 @@ def _keep(entry: Path, project: model.Project) -> None:
                 older.unlink(missing_ok=True)
     except (_Uncacheable, OSError, ValueError, TypeError, RecursionError):
         pass
+
+
+def encode_items(items: dict[str, Any]) -> str | None:
+    """Derived declarations (a policy's instances, by id) as JSON of the model's classes, or
+    None when they do not read back exactly."""
+    try:
+        document = {ident: _encode(item) for ident, item in items.items()}
+        if {ident: _decode(value) for ident, value in document.items()} != items:
+            return None
+        return json.dumps(document, ensure_ascii=True, separators=(",", ":"))
+    except (_Uncacheable, ValueError, TypeError, KeyError, RecursionError):
+        return None
+
+
+def decode_items(text: str) -> dict[str, model.Expectation | model.Task] | None:
+    """The derived declarations of :func:`encode_items`' text, or None for any other text."""
+    try:
+        items = {ident: _decode(value) for ident, value in json.loads(text).items()}
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return None
+    if not all(isinstance(item, model.Expectation | model.Task) for item in items.values()):
+        return None
+    return items

@@ -137,3 +137,19 @@ def test_a_spoiled_snapshot_in_the_entry_costs_a_read(tmp_path):
     with sqlite3.connect(path) as db:
         db.execute("DELETE FROM names")
     assert stored_json(folder) == expected
+
+
+def test_policy_instances_are_kept_with_the_names(tmp_path):
+    """A policy's instances are derived while the facts are built; on a current entry the
+    facts are not built, so the entry keeps them and a face reads the same titles."""
+    from resolver.store import parsed
+
+    folder = Path(__file__).resolve().parents[2] / "fixtures" / "policies"
+    expected = fresh_json(folder)
+    assert stored_json(folder) == expected
+    prepared = store.load_prepared([folder])
+    assert isinstance(prepared.facts, StoredFacts) and prepared.project.derived
+    assert stored_json(folder) == expected
+    items = prepared.project.derived
+    assert parsed.decode_items(parsed.encode_items(items)) == items
+    assert parsed.decode_items('{"x": {"$": "Location", "file": "f", "line": 1}}') is None
