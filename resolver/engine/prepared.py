@@ -29,7 +29,7 @@ from resolver.facts.rejection_blocks import RejectionBlocks
 from resolver.facts.writer import FactBase, build
 from resolver.language.model import Project
 
-__all__ = ["Atoms", "Kept", "Prepared", "Standpoint"]
+__all__ = ["Atoms", "Kept", "Prepared", "Standpoint", "declared_atoms"]
 
 _CLINGO_ARGS = ["--warn=none", "--models=1"]
 
@@ -70,6 +70,13 @@ def _solve(program_parts: Iterable[str], part: str) -> Atoms:
         raise RuntimeError("the rules have no answer for this history (a bug in rules/*.lp)")
     rules = int(control.statistics["problem"]["lp"]["rules"])
     return Atoms(shown[-1] if shown else "", rules)
+
+
+def declared_atoms(declarations: str) -> Atoms:
+    """The shown atoms of the ``prepare`` part over declarations alone (no event, no text
+    link): what ``lint`` reads of roles, patterns and openings, as a full preparation derives
+    them."""
+    return _solve([declarations], "prepare")
 
 
 def _digest(parts: Iterable[str]) -> str:

@@ -25,14 +25,15 @@ from collections.abc import Iterable, Sequence
 
 import networkx as nx
 
-from resolver.engine.prepared import Atoms, _solve
+from resolver.engine.prepared import Atoms
+from resolver.engine.prepared import declared_atoms as _declared_atoms
 from resolver.errors import Location
 from resolver.facts.actor_patterns import matches_by_pattern
 from resolver.facts.writer import FactBase, build
 from resolver.language.loader import Diagnostic
 from resolver.language.model import Expectation, Project, Task
-from resolver.testing.runner import FLAGS
 from resolver.verdicts.policy_lint import policy_lint
+from resolver.vocabulary import FLAGS
 
 WARNING = "warning"
 #: Information that is no problem (which ``by`` values an actor pattern matched).
@@ -68,7 +69,7 @@ def lint(project: Project, loaded: Sequence[Diagnostic] = ()) -> list[Diagnostic
 def declared_atoms(facts: FactBase) -> Atoms:
     """The shown atoms of the ``prepare`` part over the declarations alone (no event, no text
     link): roles, patterns and openings, as the full preparation derives them."""
-    return _solve([facts.declarations], "prepare")
+    return _declared_atoms(facts.declarations)
 
 
 def _requires_cycles(project: Project) -> Iterable[Diagnostic]:
