@@ -29,8 +29,9 @@ def code_stamp() -> str:
     digest = hashlib.sha256(f"openloop {__version__} store {FORMAT}\n".encode())
     digest.update(resources.grammar_text().encode("utf-8"))
     package = Path(__file__).resolve().parent.parent
-    # api.py draws a scope's group: an entry of a scope holds that group's atoms and names.
-    sources = [package / "times.py", package / "vocabulary.py", package / "api.py"]
+    sources = [package / "times.py", package / "vocabulary.py"]
+    # The API draws a scope's group: an entry of a scope holds that group's atoms and names.
+    sources.extend(sorted(package.glob("api.py")) + sorted(package.glob("api/*.py")))
     for name in _DECIDING:
         sources.extend(sorted((package / name).glob("*.py")))
     for path in [*resources.rule_files(), *sources]:
