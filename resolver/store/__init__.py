@@ -66,7 +66,10 @@ def load_prepared(
         return prepare_files(files, scope)  # the loader reports the unreadable file
     entry = Entry(entry_path(files, scope))
     found = entry.prepared(before)
-    kept_log = None if found is None or found.columns is None else columns.unpack(found.columns)
+    data = None if found is None else found.columns
+    if data is None and scope is not None:  # the whole history's entry holds the same log
+        data = Entry(entry_path(files)).columns(before.unscoped())
+    kept_log = None if data is None else columns.unpack(data)
     project, log = _load(files, scope, kept_log)
     # The files were read twice (digested, then loaded): the entry is used or written only when
     # both readings saw the same bytes, so a write racing with the load costs a solve, never

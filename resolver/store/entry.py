@@ -207,6 +207,18 @@ class Entry:
         finally:
             Path(temporary).unlink(missing_ok=True)
 
+    def columns(self, stamp: Stamp) -> bytes | None:
+        """The loaded log's columns the entry keeps, if it is current for ``stamp``: another
+        scope's entry of the same files holds the same log."""
+        try:
+            with contextlib.closing(self._connect()) as db:
+                meta = dict(db.execute("SELECT name, value FROM meta").fetchall())
+                if meta.get("format") != str(FORMAT) or meta.get("key") != stamp.key:
+                    return None
+                return _unpack_bytes(db.execute("SELECT data, digest FROM columns").fetchone())
+        except (sqlite3.Error, ValueError):
+            return None
+
     def files(self) -> list[tuple[str, int, str]] | None:
         """The stamps of the input files the entry was derived from, in reading order."""
         try:

@@ -66,11 +66,19 @@ class Stamp:
                 digest = hashlib.file_digest(stream, "sha256")
                 size = stream.tell()
             stamps.append(FileStamp(str(Path(name).resolve()), size, digest.hexdigest()))
-        whole = hashlib.sha256(code_stamp().encode())
-        whole.update(f"\0scope\0{scope or ''}\n".encode())
-        for found in stamps:
-            whole.update(f"{found.path}\0{found.size}\0{found.digest}\n".encode())
-        return cls(tuple(stamps), scope, whole.hexdigest())
+        return cls(tuple(stamps), scope, _key(stamps, scope))
+
+    def unscoped(self) -> Stamp:
+        """The stamp of the same files read whole (no scope), without reading them again."""
+        return Stamp(self.files, None, _key(self.files, None))
+
+
+def _key(stamps: Sequence[FileStamp], scope: str | None) -> str:
+    whole = hashlib.sha256(code_stamp().encode())
+    whole.update(f"\0scope\0{scope or ''}\n".encode())
+    for found in stamps:
+        whole.update(f"{found.path}\0{found.size}\0{found.digest}\n".encode())
+    return whole.hexdigest()
 
 
 def entry_name(files: Sequence[str], scope: str | None = None) -> str:

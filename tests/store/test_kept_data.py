@@ -153,3 +153,18 @@ def test_policy_instances_are_kept_with_the_names(tmp_path):
     items = prepared.project.derived
     assert parsed.decode_items(parsed.encode_items(items)) == items
     assert parsed.decode_items('{"x": {"$": "Location", "file": "f", "line": 1}}') is None
+
+
+def test_a_scope_reads_the_log_the_whole_historys_entry_kept(tmp_path, monkeypatch):
+    """The hook asks for a task's group; after ``status`` kept the whole history's log, the
+    group's first preparation does not read the JSON lines again."""
+    folder = fixed(tmp_path)
+    store.load_prepared([folder])  # the whole history, as `status` reads it
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the log was read again")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(loader._Merger, "add_jsonl", refuse)
+        scoped = store.load_prepared([folder], scope="x0")
+    assert {x.id for x in scoped.project.expectations} == {"x0"}
