@@ -45,9 +45,9 @@ def scoped(project: Project, item: str | None) -> Project:
     ``requires`` and ``part_of`` join, the items one event's markers name together, and one
     group for everything policies and templates touch. Every channel, actor, alias and event is
     kept. No rule reads across groups, so the item's verdict and explanation are those of the
-    whole history (``tests/test_scoped.py``) at the cost of its group alone: on a real history
-    one expectation's explanation no longer grounds every other expectation's candidates. An
-    id in no group (undeclared, or an instance only a policy makes) keeps the whole project.
+    whole history (``tests/engine/test_scoped.py``) at the cost of its group alone: on a real
+    history one expectation's explanation no longer grounds every other expectation's candidates.
+    An id in no group (undeclared, or an instance only a policy makes) keeps the whole project.
     """
     if item is None:
         return project

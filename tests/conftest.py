@@ -1,8 +1,14 @@
-"""Shared test histories: the bundled fixtures, prepared once per test session.
+"""Shared test histories, and the markers each folder's tests carry.
 
 Tests that read a fixture's verdicts ask for it by name (``release``, ``support_base``) instead
 of preparing it again; small made-up histories live in ``tests/helpers.py`` (``prepare_text``)
 and, as integer facts, in ``tests/rules/``.
+
+The folders mirror the package (``language/``, ``facts/``, ``engine/``, ``verdicts/``,
+``faces/``, ``cli/``, ...), beside ``rules/``, ``golden/``, ``properties/`` and ``hardening/``.
+Every test under ``rules/`` is marked ``rules``, and every test under ``properties/`` or driven
+by hypothesis anywhere is marked ``properties``, so ``-m rules`` or ``-m "not properties"``
+selects by what a test covers rather than by file.
 """
 
 from __future__ import annotations
@@ -15,6 +21,21 @@ from resolver import api
 from resolver.engine.prepared import Prepared
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+TESTS = Path(__file__).resolve().parent
+#: Folder under tests/ → the marker its tests carry.
+FOLDER_MARKERS = {"rules": "rules", "properties": "properties"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test by what it covers: its folder, or hypothesis driving it."""
+    for item in items:
+        path = Path(str(item.path))
+        if path.is_relative_to(TESTS):
+            folder = path.relative_to(TESTS).parts[0]
+            if folder in FOLDER_MARKERS:
+                item.add_marker(FOLDER_MARKERS[folder])
+        if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+            item.add_marker("properties")
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,7 @@ one by one. This module only groups events (read from the event columns, buildin
 and, per query, supplies the events of the blocks whose bounds straddle the standpoint; an
 integrity constraint in the rules refuses an answer if a partial block lacks them. With
 ``block_size=1`` every block is one event and none is ever partial: the
-plain path that ``tests/test_reduction.py`` compares with.
+plain path that ``tests/properties/test_reduction.py`` compares with.
 """
 
 from __future__ import annotations

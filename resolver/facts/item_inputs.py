@@ -7,7 +7,7 @@ explained (``explained/1``, ``rules/query/explain.lp``). :class:`ItemInputs` pic
 the links of given items, so that a standpoint explaining a few items receives theirs alone (the
 rejected candidates by item come from :class:`~resolver.facts.rejection_blocks.RejectionBlocks`).
 The facts handed over are unchanged; only those no rule would read for the standpoint are left
-out (``tests/test_explain_items.py`` compares the two).
+out (``tests/properties/test_explain_items.py`` compares the two).
 """
 
 from __future__ import annotations

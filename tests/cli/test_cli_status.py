@@ -9,7 +9,7 @@ import pytest
 
 from resolver.cli.main import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RELEASE = str(ROOT / "fixtures" / "release")
 
 

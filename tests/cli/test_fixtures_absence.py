@@ -16,7 +16,7 @@ import pytest
 from resolver import api
 from resolver.cli.main import main
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 FOLDERS = (
     "four-futures/satisfied",
     "four-futures/cancelled",

@@ -14,7 +14,7 @@ import pytest
 
 from resolver.cli.main import main
 
-MISSION = Path(__file__).resolve().parent.parent / "fixtures" / "support-mission"
+MISSION = Path(__file__).resolve().parents[2] / "fixtures" / "support-mission"
 TASK = "support-88"
 CONFIRM = "support-88/customer-confirms"
 DEPLOY = "support-88/deploy"

@@ -16,7 +16,7 @@ from resolver.cli.main import main
 from resolver.engine import partition
 from resolver.language.loader import load
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 HISTORIES = ["release", "support-mission/base", "policies", "four-futures", "token-rotation"]
 AT = ["--at", "2030-01-01"]
 
@@ -26,14 +26,16 @@ def _run(capsys, argv: list[str]) -> tuple[int, str]:
     return code, capsys.readouterr().out
 
 
-def _whole(monkeypatch) -> None:
-    """Make every command prepare the whole history, as before scoping."""
+def _whole(monkeypatch, cache: Path) -> None:
+    """Make every command prepare the whole history, as before scoping (with a cache folder
+    of its own: the store's key covers the code that draws a scope, which this replaces)."""
     monkeypatch.setattr(api, "scoped", lambda project, item: project)
+    monkeypatch.setenv("OPENLOOP_CACHE_DIR", str(cache))
 
 
 @pytest.mark.parametrize("history", HISTORIES)
 def test_one_items_commands_print_what_the_whole_history_prints(
-    history, capsys, monkeypatch
+    history, capsys, monkeypatch, tmp_path
 ) -> None:
     root = str(FIXTURES / history)
     project = load([root])
@@ -45,7 +47,7 @@ def test_one_items_commands_print_what_the_whole_history_prints(
     commands += [["check", root, *AT, "--task", t] for t in tasks]
     scoped = [_run(capsys, argv) for argv in commands]
     with monkeypatch.context() as patch:
-        _whole(patch)
+        _whole(patch, tmp_path / "whole")
         whole = [_run(capsys, argv) for argv in commands]
     for argv, mine, theirs in zip(commands, scoped, whole, strict=True):
         assert mine == theirs, " ".join(argv[:2])

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from tests.caps.histories import AT, BACKUPS, busy, many, openloop, write
+from tests.caps_histories import AT, BACKUPS, busy, many, openloop, write
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -17,7 +17,7 @@ from resolver.cli.report import page as report_page
 from resolver.faces import dot
 from tests.helpers import CHROMIUM, chromium_dom, prepare_text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RELEASE = str(ROOT / "fixtures" / "release")
 EXPECTATIONS = (
     "bench-fixtures",

@@ -11,7 +11,7 @@ import pytest
 from resolver.cli.main import main
 from tests.helpers import CHROMIUM, chromium_dom
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TODO_DEBT = str(ROOT / "fixtures" / "policies" / "todo-debt")
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from resolver import api
 from resolver.cli.report import page as report_page
-from tests.caps.histories import AT, busy, openloop, write
+from tests.caps_histories import AT, busy, openloop, write
 from tests.helpers import prepare_text
 
 

@@ -18,9 +18,9 @@ from resolver.language.model import Project
 from resolver.verdicts import caps
 from resolver.verdicts.explanation import explain, query_facts
 from resolver.verdicts.resolution import resolve
-from tests.test_reduction import DAY, START, histories
+from tests.properties.test_reduction import DAY, START, histories
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _explained(prepared: Prepared, point: Standpoint, ident: str, why_not, every: bool):

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.caps.histories import AT, busy, openloop, write
+from tests.caps_histories import AT, busy, openloop, write
 
 
 @pytest.fixture(scope="module")

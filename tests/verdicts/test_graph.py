@@ -24,7 +24,7 @@ from resolver.verdicts import graph as graphs
 from resolver.verdicts import graph_views
 from tests.helpers import prepare_text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RELEASE = str(ROOT / "fixtures" / "release")
 X, E, T, A = "expectation:", "event:", "task:", "actor:"
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed")
@@ -398,7 +398,7 @@ def test_pictures_without_candidates_read_only_the_key_reasons(capsys, monkeypat
     pictures with candidates still ask for every reason."""
     from resolver.cli.main import main
 
-    history = str(Path(__file__).resolve().parents[1] / "fixtures" / "release")
+    history = str(Path(__file__).resolve().parents[2] / "fixtures" / "release")
     asked: list[bool] = []
     status = api.status
 

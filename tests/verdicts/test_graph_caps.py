@@ -9,7 +9,7 @@ import re
 import pytest
 
 from resolver.verdicts import graph_caps
-from tests.caps.histories import AT, busy, many, openloop, write
+from tests.caps_histories import AT, busy, many, openloop, write
 
 
 def _graph(folder, *extra: str):

@@ -10,7 +10,7 @@ import pytest
 from resolver import api
 from resolver.faces import json_format, markdown, table
 from resolver.verdicts import caps
-from tests.caps.histories import busy, openloop, status_json, write
+from tests.caps_histories import busy, openloop, status_json, write
 from tests.helpers import prepare_text
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from resolver import api
 from resolver.verdicts import receipt
-from tests.caps.histories import AT, openloop, write
+from tests.caps_histories import AT, openloop, write
 
 HISTORY = """
 channel sessions mention
