@@ -73,9 +73,13 @@ def load_prepared(
     project, log = _load(files, scope, kept_log)
     # The files were read twice (digested, then loaded): the entry is used or written only when
     # both readings saw the same bytes, so a write racing with the load costs a solve, never
-    # a stale answer.
+    # a stale answer. Logs whose kept columns were used were not read again: the columns are
+    # those of the digested bytes, so only the other files are digested again.
+    reread = [name for name in files if kept_log is None or name.endswith(".ol")]
     try:
-        unchanged = Stamp.of(files, scope).key == before.key
+        again = Stamp.of(reread, scope).files
+        pairs = zip(before.files, files, strict=True)
+        unchanged = again == tuple(stamp for stamp, name in pairs if name in reread)
     except OSError:
         unchanged = False
     if not unchanged:
