@@ -153,7 +153,7 @@ class Prepared:
 
     ``reduce`` and ``block_size`` choose the optimised path (the default) or the plain one
     (``reduce=False``: every event in the prepare part, one event per block); both give the same
-    verdicts (``tests/test_reduction.py``).
+    verdicts (``tests/properties/test_reduction.py``).
     """
 
     def __init__(

@@ -93,8 +93,8 @@ def relevant_event_ids(project: Project, linked: set[str]) -> set[str]:
     An event the rules could ever read (as an opening, a bound, a candidate or a claim) sets a
     wanted or ``superseded_when`` key, carries a marker, is named by a declaration, or is linked
     by text. Every other event matters only to the channel log (footprints and gaps), so it is
-    left out of the ``prepare`` part; ``tests/test_reduction.py`` checks that this changes no
-    verdict.
+    left out of the ``prepare`` part; ``tests/properties/test_reduction.py`` checks that this
+    changes no verdict.
     """
     keys = {x.want.key for x in project.expectations if x.want is not None}
     keys |= {x.superseded_when.key for x in project.expectations if x.superseded_when is not None}

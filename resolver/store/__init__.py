@@ -13,7 +13,7 @@ replaced. The JSON-lines log stays the source of truth; deleting the cache chang
 
 Appending to a log is a change of content like any other: the entry is rebuilt. Event numbers
 are ranks of the sorted event ids (the rules break ties by them), so an appended event renumbers
-the events after it in id order and every stored atom that names them (docs/performance.md,
+the events after it in id order and every stored atom that names them (docs/design/performance.md,
 "The store").
 """
 
