@@ -38,16 +38,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from resolver import api
 from resolver.agents.identity import DEFAULT_IDENTITY, check_identity, prepare_as, with_identity
 from resolver.agents.stop_claims import claims_completion
-from resolver.engine.prepared import Prepared, Standpoint
+from resolver.api import Prepared, Resolution
 from resolver.errors import InputError
-from resolver.faces import explanation_text
 from resolver.ingest.record import append_event
 from resolver.language.loader import collect_files
 from resolver.times import format_time, now
-from resolver.verdicts.explanation import key_reason_of, query_facts
-from resolver.verdicts.resolution import Resolution, resolve
 
 #: The channel the agent's claims are recorded on.
 CLAIM_CHANNEL = "agent"
@@ -219,8 +217,7 @@ def judge(call: Call, options: Options, load: Callable[..., Prepared] = prepare_
     if declared is None:  # before writing: a claim about nothing is not recorded
         raise InputError(f"--task: no task named '{task}'")
     moment = now() if options.at is None else options.at
-    explained = query_facts(prepared, declared.obligations)
-    resolution = resolve(prepared, Standpoint(moment, None), explained)
+    resolution = api.explained(prepared, api.standpoint(moment, "latest"), declared.obligations)
     verdict = resolution.task(task)
     assert verdict is not None
     event: dict[str, Any] = {
@@ -256,8 +253,7 @@ def judge(call: Call, options: Options, load: Callable[..., Prepared] = prepare_
         def ask_ahead(ready: Prepared) -> None:
             """The next claim's question, on its plateau: after this claim's second (a time
             the answer can turn on) and before any later threshold."""
-            obligations = declared.obligations
-            resolve(ready, Standpoint(now() + 1, None), query_facts(ready, obligations))
+            api.explained(ready, api.standpoint(now() + 1, "latest"), declared.obligations)
 
         paths = with_identity(_load_paths(options.paths, log_path), identity)
         warm_in_background(paths, task, then=ask_ahead)
@@ -315,7 +311,7 @@ def refusal_text(
     what each cited event supports.
 
     The key reasons are read from ``resolution`` when it explained the obligations (as
-    :func:`judge` asks); :func:`key_reason_of` solves again only for one it did not.
+    :func:`judge` asks); :func:`resolver.api.key_reason` solves again only for one it did not.
     """
     verdict = resolution.task(task)
     assert verdict is not None
@@ -333,7 +329,7 @@ def refusal_text(
         head += f" {x.status}"
         if x.bound is not None:
             head += f", bound {format_time(x.bound)}"
-        lines.append(f"{head}: {explanation_text.line(key_reason_of(prepared, resolution, ident))}")
+        lines.append(f"{head}: {api.key_reason(prepared, resolution, ident)}")
     rest = len(verdict.outstanding) - LISTED
     if rest > 0:
         lines.append(f"... and {rest} more")

@@ -30,7 +30,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from resolver import resources
-from resolver.engine.prepared import Prepared
+from resolver.api import Prepared
 from resolver.errors import InputError, Location
 from resolver.language.eventlog_checks import IDENTIFIER
 from resolver.language.model import Actor, Project

@@ -38,8 +38,7 @@ from resolver.agents import ready as ready_face
 from resolver.agents.hook import default_log
 from resolver.agents.identity import DEFAULT_IDENTITY, check_identity, prepare_as, with_identity
 from resolver.agents.warm import signature
-from resolver.api import check_document
-from resolver.engine.prepared import Prepared
+from resolver.api import Prepared
 from resolver.errors import InputError
 from resolver.faces import receipt_text
 from resolver.faces.explanation_text import to_document
@@ -47,9 +46,6 @@ from resolver.faces.json_format import to_dict as status_dict
 from resolver.ingest.record import append_event
 from resolver.language.loader import collect_files
 from resolver.resources import data_dir
-from resolver.verdicts import receipt
-from resolver.verdicts.explanation import WHY_NOT_STATUSES, explain, query_facts
-from resolver.verdicts.resolution import resolve
 
 READ_ONLY = ToolAnnotations(
     read_only_hint=True, idempotent_hint=True, destructive_hint=False, open_world_hint=False
@@ -166,7 +162,7 @@ def build(
         outstanding item's key reason. The `check --format json` contract."""
         if task is not None and before is not None:
             raise InputError("give task or before, not both")
-        return check_document(history.current(), api.standpoint(at, known), task, before)
+        return api.check_document(history.current(), api.standpoint(at, known), task, before)
 
     def explain_tool(
         id: str, at: str | None = None, known: str | None = None, why_not: str | None = None
@@ -176,19 +172,18 @@ def build(
         superseded, waived, open) also says what keeps it from that status. The `explain
         --format json` contract."""
         prepared = history.current()
-        if why_not is not None and why_not.lower() not in WHY_NOT_STATUSES:
-            raise InputError(f"why_not must be one of {', '.join(WHY_NOT_STATUSES)}")
+        if why_not is not None and why_not.lower() not in api.WHY_NOT_STATUSES:
+            raise InputError(f"why_not must be one of {', '.join(api.WHY_NOT_STATUSES)}")
         point = api.standpoint(at, known)
         word = why_not.lower() if why_not else None
-        resolution = resolve(prepared, point, query_facts(prepared, [id], word, every_reason=False))
-        return to_document(explain(prepared, resolution, id, word), id, point)
+        return to_document(api.explain(prepared, point, id, word, full=True), id, point)
 
     explain_tool.__name__ = "explain"
 
     def ready(at: str | None = None, known: str | None = None) -> dict[str, Any]:
         """The obligations that can be worked on now: OPEN, not blocked, every precondition
         met, earliest bound first. The `ready --format json` contract."""
-        return ready_face.to_dict(ready_face.ready(history.current(), api.standpoint(at, known)))
+        return ready_face.to_dict(api.ready(history.current(), api.standpoint(at, known)))
 
     def record(event: dict[str, Any], evidence: list[str] | None = None) -> dict[str, Any]:
         """Append one event to the log (the only write), as this server's identity: an object
@@ -262,17 +257,16 @@ def _judgment(prepared: Prepared, written: dict[str, Any]) -> list[dict[str, Any
     """For each claimed target: its status at the claim's at (known latest) and what each cited
     event supports."""
     from resolver.agents.evidence import cited_support
-    from resolver.engine.prepared import Standpoint
     from resolver.times import parse_time
 
-    point = Standpoint(parse_time(written["at"]), None)
+    point = api.standpoint(parse_time(written["at"]), "latest")
     result = []
     for target in written["claims_complete"]:
         task = prepared.project.task(target)
         items = list(task.obligations) if task is not None else [target]
         if task is None and prepared.project.expectation(target) is None:
             continue
-        resolution = resolve(prepared, point, query_facts(prepared, items))
+        resolution = api.explained(prepared, point, items)
         found = resolution.task(target) or resolution.expectation(target)
         support = cited_support(prepared, resolution, target, written["evidence"])
         result.append(
@@ -283,8 +277,7 @@ def _judgment(prepared: Prepared, written: dict[str, Any]) -> list[dict[str, Any
 
 def _receipt_resource(history: History, task_id: str) -> FunctionResource:
     def read() -> str:
-        prepared = history.current()
-        built = receipt.build(prepared, api.status(prepared), task_id)
+        built = api.receipt(history.current(), api.standpoint(), task_id, nearest=False)
         return receipt_text.render_json(built)
 
     return FunctionResource(

@@ -13,11 +13,8 @@ import argparse
 
 from resolver import api, times
 from resolver.cli.common import add_output, add_paths, emit, keep_loaded
-from resolver.engine.prepared import Prepared
 from resolver.errors import InputError
 from resolver.faces.audit_text import render, render_gate
-from resolver.language.loader import load
-from resolver.verdicts.audit import audit, closes_as_claims, judge_close
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -70,19 +67,19 @@ def run(args: argparse.Namespace) -> int:
     if args.close is not None:
         if args.format not in ("text", "json", "github"):
             raise InputError("--close prints text, json or github")
-        gate = judge_close(_prepare(args.paths, args.close), now, args.close)
+        gate = api.judge_close(_prepare(args.paths, args.close), now, args.close)
         emit(render_gate(gate, args.format), args.output)
         return gate.exit_code
     if args.format == "github":
         raise InputError("--format github goes with --close")
-    result = audit(_prepare(args.paths), now, since)
+    result = api.audit(_prepare(args.paths), now, since)
     emit(render(result, args.format), args.output)
     return 1 if result.unsupported or result.false_pending else 0
 
 
-def _prepare(paths: list[str], scope: str | None = None) -> Prepared:
-    """The history, each tracker close read as the closer's claim (``closes_as_claims``); with
-    ``scope``, only that item's group of declarations (``api.scoped``)."""
-    prepared = Prepared(api.scoped(closes_as_claims(load(paths)), scope))
+def _prepare(paths: list[str], scope: str | None = None) -> api.Prepared:
+    """The history, each tracker close read as the closer's claim; with ``scope``, only that
+    item's group of declarations (:func:`resolver.api.prepare_closes`)."""
+    prepared = api.prepare_closes(paths, scope)
     keep_loaded()
     return prepared

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from resolver.agents.brief import CHARS_PER_TOKEN, DEFAULT_BUDGET, brief
+from resolver import api
+from resolver.api import CHARS_PER_TOKEN, DEFAULT_BUDGET
 from resolver.cli.common import add_output, add_paths, add_standpoint, emit, prepare, standpoint
 from resolver.errors import InputError
 from resolver.faces.safe_text import terminal
@@ -41,5 +42,5 @@ def run(args: argparse.Namespace) -> int:
     """Resolve and print the brief."""
     if args.budget < 1:
         raise InputError("--budget must be a positive number of tokens")
-    emit(terminal(brief(prepare(args), standpoint(args), args.budget).text()), args.output)
+    emit(terminal(api.brief(prepare(args), standpoint(args), args.budget).text()), args.output)
     return 0

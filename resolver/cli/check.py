@@ -18,20 +18,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from resolver import api
 from resolver.cli.common import add_paths, add_standpoint, emit, prepare, standpoint
-from resolver.engine.prepared import Prepared
 from resolver.faces import github, sarif
 from resolver.faces.safe_text import terminal, visible
 from resolver.faces.screen_order import natural_key
 from resolver.faces.table import item_row
-from resolver.testing.runner import standpoint_text
 from resolver.times import format_time
-from resolver.verdicts import ci_items
-from resolver.verdicts.resolution import Resolution, resolve
 
-#: Exit code for each gate result.
+if TYPE_CHECKING:
+    from resolver.api import Check, Standpoint
+
 #: Exit code of an empty scope without ``--allow-empty``: as if something were outstanding.
 EMPTY_EXIT = 1
 
@@ -76,11 +75,9 @@ def run(args: argparse.Namespace) -> int:
     """Gate and print."""
     prepared = prepare(args, scope=args.task)
     point = standpoint(args)
-    resolution = resolve(prepared, point, api.gate_facts(prepared, args.task, args.before))
-    gate = api.read_gate(prepared, resolution)
+    answer = api.check(prepared, point, args.task, args.before)
+    gate, label, code = answer.gate, answer.label, answer.exit
     result, scope, outstanding, unknown = gate.result, gate.scope, gate.outstanding, gate.unknown
-    label = api.scope_label(args.task, args.before, len(scope))
-    code = api.GATE_EXIT[result]
     empty = None
     if not scope and not args.allow_empty:
         empty = "EMPTY: no expectations in scope, nothing was checked (--allow-empty passes it)"
@@ -88,9 +85,7 @@ def run(args: argparse.Namespace) -> int:
             empty += "; declare expectations, or let `openloop init` write a starter .ol"
         code = EMPTY_EXIT
     if args.format in ("github", "sarif"):
-        items = ci_items.collect(
-            prepared, resolution, lambda ident: api.key_reason(prepared, resolution, ident)
-        )
+        items = answer.ci_items()
         if args.format == "sarif":
             emit(sarif.render(items, result))
         else:
@@ -100,37 +95,43 @@ def run(args: argparse.Namespace) -> int:
             print(terminal(f"openloop check: {empty}"), file=sys.stderr)
         return code
     if args.format == "json":
-        document = api.check_json(prepared, resolution, gate, label)
+        document = answer.document()
         if empty:
             document["exit"] = code
         emit(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
         return code
     closed = len(scope) - len(outstanding) - len(unknown)
     lines = [
-        f"openloop check {standpoint_text(point)}: {label}",
+        f"openloop check {_standpoint_text(point)}: {label}",
         empty
         or f"{result.upper()}: {len(outstanding)} outstanding, {len(unknown)} unknown, "
         f"{closed} closed",
     ]
-    for ident in _by_bound(resolution, outstanding + unknown):
-        lines.append(_line(prepared, resolution, ident))
+    for ident in _by_bound(answer, outstanding + unknown):
+        lines.append(_line(answer, ident))
     emit(terminal("\n".join(lines) + "\n"))
     return code
 
 
-def _by_bound(resolution: Resolution, idents: list[str]) -> list[str]:
+def _standpoint_text(point: Standpoint) -> str:
+    """``at 2024-08-23T00:00:00Z, known latest``, as ``openloop test`` names a standpoint."""
+    known = "latest" if point.known is None else format_time(point.known)
+    return f"at {format_time(point.at)}, known {known}"
+
+
+def _by_bound(answer: Check, idents: list[str]) -> list[str]:
     """Earliest bound first, unbounded last, then ids in natural order (as ``status``)."""
 
     def key(ident: str) -> tuple:
-        verdict = resolution.expectation(ident)
+        verdict = answer.resolution.expectation(ident)
         bound = verdict.bound if verdict is not None else None
         return (bound is None, bound or 0, natural_key(ident))
 
     return sorted(idents, key=key)
 
 
-def _line(prepared: Prepared, resolution: Resolution, ident: str) -> str:
-    verdict = resolution.expectation(ident)
+def _line(answer: Check, ident: str) -> str:
+    verdict = answer.resolution.expectation(ident)
     assert verdict is not None
     text = f'"{visible(verdict.title)}"' if verdict.title else ""
     notes = []
@@ -141,4 +142,4 @@ def _line(prepared: Prepared, resolution: Resolution, ident: str) -> str:
     if notes:
         text += f" ({'; '.join(notes)})" if text else f"({'; '.join(notes)})"
     rows = item_row(verdict.status, visible(ident), text)
-    return "\n".join([*rows, f"    {visible(api.key_reason(prepared, resolution, ident))}"])
+    return "\n".join([*rows, f"    {visible(answer.key_reason(ident))}"])

@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import gc
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from resolver import api
-from resolver.engine.prepared import Prepared, Standpoint
 from resolver.output import write_bytes, write_stdout
+
+if TYPE_CHECKING:
+    from resolver.api import Prepared, Standpoint
 
 __all__ = [
     "add_jobs",
@@ -101,7 +104,7 @@ def whole_number(minimum: int) -> Callable[[str], int]:
 
 def prepare(args: argparse.Namespace, scope: str | None = None) -> Prepared:
     """Load and prepare the history named by ``args.paths``; with ``scope`` (the one item a
-    command is about), only that item's group of declarations (:func:`resolver.api.scoped`)."""
+    command is about), only that item's group of declarations (:func:`resolver.api.prepare`)."""
     prepared = api.prepare(args.paths, scope, store=True)
     keep_loaded()
     return prepared

@@ -18,9 +18,6 @@ from resolver.cli.common import (
 from resolver.errors import InputError
 from resolver.faces.explanation_text import render_text, to_document
 from resolver.faces.safe_text import terminal
-from resolver.verdicts import caps
-from resolver.verdicts.explanation import WHY_NOT_STATUSES, explain, query_facts
-from resolver.verdicts.resolution import resolve
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -48,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--why-not",
         metavar="STATUS",
         type=str.lower,
-        choices=WHY_NOT_STATUSES,
+        choices=api.WHY_NOT_STATUSES,
         help="also say what keeps an expectation from STATUS, and name the "
         "nearest candidate (the latest visible one that took no effect)",
     )
@@ -56,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--full",
         action="store_true",
         help=f"list every candidate examined; by default only the decisive ones (those that "
-        f"closed or reopened it, or that a key reason names) and the {caps.NEAREST_SHOWN} "
+        f"closed or reopened it, or that a key reason names) and the {api.NEAREST_SHOWN} "
         f"nearest rejected candidates are listed, with a count of the rest",
     )
     add_snapshot(parser)
@@ -70,12 +67,7 @@ def run(args: argparse.Namespace) -> int:
     point = standpoint(args)
     if args.why_not and prepared.project.task(args.id) is not None:
         raise InputError(f"--why-not applies to expectations; '{args.id}' is a task")
-    facts = query_facts(prepared, [args.id], args.why_not, every_reason=False)
-    facts += api.snapshot_facts(prepared, args.snapshot)
-    resolution = resolve(prepared, point, facts)
-    tree = explain(prepared, resolution, args.id, args.why_not)
-    if not args.full:
-        tree = caps.concise(prepared, resolution, tree)
+    tree = api.explain(prepared, point, args.id, args.why_not, args.snapshot, full=args.full)
     if args.format == "json":
         text = json.dumps(to_document(tree, args.id, point), indent=2, ensure_ascii=False) + "\n"
     else:

@@ -17,11 +17,8 @@ from resolver.cli.common import (
     prepare,
     whole_number,
 )
-from resolver.errors import InputError
-from resolver.faces import dot, lifelines, mermaid, palette
+from resolver.faces import dot, lifelines, mermaid
 from resolver.faces.safe_text import terminal, xml_document
-from resolver.verdicts import graph as graphs
-from resolver.verdicts import graph_caps, graph_views
 
 FORMATS = ("dot", "mermaid", "graphml", "json", "svg", "lifelines")
 
@@ -57,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--rejected",
-        choices=graph_views.REJECTED_CHOICES,
+        choices=api.REJECTED_CHOICES,
         default=None,
         help="which rejected candidates to draw, finer than --candidates: those of open "
         "expectations, all candidates, every touching event, or none (the default without "
@@ -66,10 +63,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--max-nodes",
         type=count_argument,
-        default=graph_caps.DEFAULT_MAX_NODES,
+        default=api.DEFAULT_MAX_NODES,
         metavar="N",
         help=f"draw at most N nodes in dot, mermaid and svg, and at most N rows in lifelines "
-        f"(default {graph_caps.DEFAULT_MAX_NODES}; 0: no limit): tasks first, then what is "
+        f"(default {api.DEFAULT_MAX_NODES}; 0: no limit): tasks first, then what is "
         f"still owed; the title and standard error say what was left out",
     )
     parser.add_argument(
@@ -86,27 +83,22 @@ def run(args: argparse.Namespace) -> int:
     # A picture without rejected candidates draws nothing the key reasons do not name; the
     # data formats (json, graphml) and the pictures with candidates need every reason.
     every = args.format in ("json", "graphml") or rejected != "none"
-    resolution = api.status(prepared, args.at, args.known, every_reason=every)
-    graph = graphs.build(prepared, resolution, palette.sentences(prepared.project))
-    if args.focus is not None:
-        try:
-            graph = graph_views.focus(graph, args.focus)
-        except KeyError:
-            raise InputError(f"--focus: no expectation or task named {args.focus!r}") from None
+    point = api.standpoint(args.at, args.known)
+    drawing = api.graph(prepared, point, rejected, focus=args.focus, every_reason=every)
     if args.format == "lifelines":  # ticks: the events a picture draws (rejected ones if asked)
-        rows, note = lifelines.rows_shown(graph, args.max_nodes)  # --focus: its neighbourhood's
+        rows, note = lifelines.rows_shown(drawing.graph, args.max_nodes)  # --focus: its own
         if note is not None:
             print(f"openloop graph: {note}", file=sys.stderr)
-        drawn = graph_views.drawable(graph, rejected)
-        emit(lifelines.render(prepared.project, resolution, drawn, rows, note), args.output)
+        text = lifelines.render(prepared.project, drawing.resolution, drawing.drawn, rows, note)
+        emit(text, args.output)
         return 0
-    drawn, omission = graph_caps.cap(graph_views.drawable(graph, rejected), args.max_nodes)
+    drawn, omission = drawing.capped(args.max_nodes)
     if omission is not None and args.format in ("dot", "mermaid", "svg"):
         print(f"openloop graph: {omission.text()}", file=sys.stderr)
     else:
-        drawn = None
+        drawn = drawing.drawn
     emit(
-        render(graph, args.format, rejected, legend=not args.no_legend, drawn=drawn),
+        render(drawing.graph, args.format, rejected, legend=not args.no_legend, drawn=drawn),
         args.output,
     )
     return 0
@@ -126,12 +118,12 @@ def render(
     """The graph as text in one of :data:`FORMATS` (except ``lifelines``); ``drawn``, when
     given, is the picture to draw instead of ``drawable(graph, rejected)``."""
     if form == "graphml":
-        return xml_document("\n".join(nx.generate_graphml(graph_views.scalar_copy(graph))) + "\n")
+        return xml_document("\n".join(nx.generate_graphml(api.scalar_copy(graph))) + "\n")
     if form == "json":
         data = {"schema_version": 1, "kind": "graph", **node_link(graph)}
         return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     if drawn is None:
-        drawn = graph_views.drawable(graph, rejected)
+        drawn = api.drawable(graph, rejected)
     if form == "mermaid":
         return terminal(mermaid.render(drawn, legend=legend))
     text = terminal(dot.render(drawn, legend=legend))

@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from resolver import api
 from resolver.cli.common import add_paths
 from resolver.faces.safe_text import terminal
-from resolver.language.loader import load_with_warnings
-from resolver.verdicts.lint import WARNING, lint
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -31,12 +30,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Load, check, print."""
-    project, loaded = load_with_warnings(args.paths)
-    found = lint(project, loaded)  # integer ranges the rules cannot take are errors here too
-    for diagnostic in found:
+    found = api.lint(args.paths)
+    for diagnostic in found.diagnostics:
         sys.stdout.write(terminal(f"{diagnostic}\n"))
-    count = sum(1 for d in found if d.severity == WARNING)  # notes are information, not problems
-    files = len(project.sources)
+    count, files = found.warnings, found.files
     sys.stderr.write(
         f"{count} warning{'s' if count != 1 else ''} in {files} file{'s' if files != 1 else ''}\n"
     )

@@ -1,4 +1,4 @@
-"""The ``openloop`` command: parse arguments, dispatch to ``commands/``, map errors to exits.
+"""The ``openloop`` command: parse arguments, dispatch to a command's module, map errors to exits.
 
 Exit codes: 0 success; 1 something outstanding or a failed test (per command); 2 bad input or
 usage, with a ``FILE:LINE[:COL]: error: ...`` message and nothing written; 3 for ``check`` when

@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from resolver.agents.ready import ready, render_text, to_dict
+from resolver import api
+from resolver.agents.ready import render_text, to_dict
 from resolver.cli.common import add_output, add_paths, add_standpoint, emit, prepare, standpoint
 
 
@@ -34,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Resolve and print what is ready."""
-    result = ready(prepare(args), standpoint(args))
+    result = api.ready(prepare(args), standpoint(args))
     if args.format == "json":
         text = json.dumps(to_dict(result), indent=2, ensure_ascii=False) + "\n"
     else:

@@ -7,9 +7,6 @@ import argparse
 from resolver import api
 from resolver.cli.common import add_output, add_paths, add_standpoint, emit, prepare, standpoint
 from resolver.faces import receipt_text
-from resolver.verdicts import receipt
-from resolver.verdicts.explanation import query_facts
-from resolver.verdicts.resolution import resolve
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,8 +18,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "with the evidence that settled it and its tier, who waived, cancelled, "
         "superseded or reopened what (and which markers were proposals without "
         "authority), the findings about claims of completion, and what remains. On a long "
-        f"history each obligation lists at most {receipt.NOTES_SHOWN} notes and, while it is "
-        f"owed, the {receipt.NEAREST_SHOWN} rejected candidates that came nearest, and counts "
+        f"history each obligation lists at most {api.NOTES_SHOWN} notes and, while it is "
+        f"owed, the {api.NEAREST_SHOWN} rejected candidates that came nearest, and counts "
         "the rest; --full lists every one.",
     )
     parser.add_argument("task", metavar="TASK", help="the task id")
@@ -35,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--full",
         action="store_true",
         help=f"list every note and every rejected candidate of an owed obligation; by default "
-        f"at most {receipt.NOTES_SHOWN} notes and the {receipt.NEAREST_SHOWN} nearest rejected "
+        f"at most {api.NOTES_SHOWN} notes and the {api.NEAREST_SHOWN} nearest rejected "
         f"candidates per obligation, with a count of the rest",
     )
     add_output(parser)
@@ -45,20 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Build the receipt and print it; exit 0 whatever the task's status."""
     prepared = prepare(args, scope=args.task)
-    declared = next((t for t in prepared.project.tasks if t.id == args.task), None)
-    if declared is not None:
-        # One solve, as the hook does: a declared task's obligations are known before solving,
-        # so the rules explain them all at once (the receipt shows the nearest candidates of
-        # those still owed).
-        query = query_facts(prepared, declared.obligations)
-    else:
-        # A task a policy makes exists only where the rules say so: the verdicts alone (no
-        # reasons: cheaper) say what it owes, then the rules explain just those.
-        scope = api.status(prepared, args.at, args.known, reasons=False)
-        query = receipt.explain_query(prepared, scope, args.task)
-    resolution = resolve(prepared, standpoint(args), query)
-    built = receipt.build(prepared, resolution, args.task, full=args.full)
+    built = api.receipt(prepared, standpoint(args), args.task, full=args.full)
     render = receipt_text.render_json if args.format == "json" else receipt_text.render_markdown
-    text = render(built)
-    emit(text, args.output)
+    emit(render(built), args.output)
     return 0

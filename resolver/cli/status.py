@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from resolver import api
+from resolver.api import REASON_CAP, REASON_MODES
 from resolver.cli.common import (
     add_jobs,
     add_output,
@@ -15,7 +16,6 @@ from resolver.cli.common import (
     keep_loaded,
 )
 from resolver.faces import json_format, markdown, table
-from resolver.verdicts.caps import REASON_CAP, REASON_MODES
 
 
 def add_reasons(parser: argparse.ArgumentParser) -> None:

@@ -5,10 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from resolver import api
 from resolver.cli.common import add_paths, write_bytes
-from resolver.testing.discovery import run_paths
-from resolver.testing.junit import to_xml
-from resolver.testing.runner import format_block
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -39,15 +37,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the blocks, print, write JUnit if asked; exit 1 on any failure."""
-    report = run_paths(args.paths, args.select)
+    report = api.test(args.paths, args.select)
     out = sys.stdout
     for result in report.blocks:
         if result.passed and args.quiet:
             continue
-        out.write(format_block(result) + "\n")
+        out.write(api.block_text(result) + "\n")
     if not report.blocks:
         out.write("no test blocks found\n")
     out.write(report.summary() + "\n")
     if args.junit:
-        write_bytes(to_xml(report), args.junit)
+        write_bytes(api.junit_xml(report), args.junit)
     return 0 if report.failed == 0 else 1

@@ -13,7 +13,7 @@ import pytest
 
 from resolver import api
 from resolver.cli.main import main
-from resolver.engine import partition
+from resolver.engine import groups as grouping
 from resolver.language.loader import load
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -55,7 +55,7 @@ def test_one_items_commands_print_what_the_whole_history_prints(
 
 def test_a_scope_keeps_only_the_items_group() -> None:
     project = load([str(FIXTURES / "release")])
-    groups = partition.groups(project)
+    groups = grouping.groups(project)
     assert len(groups) > 1
     first = groups[0][0]
     mine = api.scoped(project, first)

@@ -12,8 +12,8 @@ from typing import ClassVar
 import pytest
 
 from resolver import api
+from resolver.api import report_page
 from resolver.cli.main import main
-from resolver.cli.report import page as report_page
 from resolver.faces import dot
 from tests.helpers import CHROMIUM, chromium_dom, prepare_text
 

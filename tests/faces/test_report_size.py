@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from resolver import api
-from resolver.cli.report import page as report_page
+from resolver.api import report_page
 from tests.caps_histories import AT, busy, openloop, write
 from tests.helpers import prepare_text
 

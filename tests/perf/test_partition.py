@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from resolver.engine import partition
+from resolver.api import parallel as partition
 from resolver.engine.prepared import Prepared, Standpoint
 from resolver.engine.query import Query
 from resolver.errors import Location

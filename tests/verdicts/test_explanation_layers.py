@@ -10,7 +10,7 @@ from dataclasses import replace
 from importlib import resources
 
 from resolver import api
-from resolver.cli.report import page
+from resolver.api import report_page as page
 from resolver.faces import explanation_text
 from resolver.faces.explanation_text import line, phrase, render_text, to_json
 from resolver.verdicts import caps

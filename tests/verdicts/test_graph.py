@@ -11,12 +11,14 @@ import json
 import re
 import shutil
 import xml.etree.ElementTree as ElementTree
+from dataclasses import replace
 from pathlib import Path
 
 import networkx as nx
 import pytest
 
 from resolver import api
+from resolver.api import pictures
 from resolver.cli import graph as graph_command
 from resolver.cli.main import main
 from resolver.faces import dot, lifelines, mermaid, palette
@@ -400,14 +402,14 @@ def test_pictures_without_candidates_read_only_the_key_reasons(capsys, monkeypat
 
     history = str(Path(__file__).resolve().parents[2] / "fixtures" / "release")
     asked: list[bool] = []
-    status = api.status
+    solve = pictures.resolve
 
-    def spy(*args, every_reason: bool = True, **kwargs):
-        asked.append(every_reason)
-        return status(*args, every_reason=every_reason, **kwargs)
+    def spy(prepared, point, query, *args, **kwargs):
+        asked.append(query.every_reason)
+        return solve(prepared, point, query, *args, **kwargs)
 
-    def every(*args, every_reason: bool = True, **kwargs):
-        return status(*args, **kwargs)
+    def every(prepared, point, query, *args, **kwargs):
+        return solve(prepared, point, replace(query, every_reason=True), *args, **kwargs)
 
     argvs = [
         ["graph", history, "--at", at, "--format", form, *extra]
@@ -415,7 +417,7 @@ def test_pictures_without_candidates_read_only_the_key_reasons(capsys, monkeypat
         for form in ("dot", "mermaid", "lifelines")
         for extra in ([], ["--max-nodes", "3"])
     ]
-    monkeypatch.setattr(api, "status", spy)
+    monkeypatch.setattr(pictures, "resolve", spy)
     cheap = []
     for argv in argvs:
         main(argv)
@@ -425,7 +427,7 @@ def test_pictures_without_candidates_read_only_the_key_reasons(capsys, monkeypat
     main(["graph", history, "--at", "2024-08-23", "--candidates"])
     capsys.readouterr()
     assert asked[len(argvs) :] == [True, True]
-    monkeypatch.setattr(api, "status", every)
+    monkeypatch.setattr(pictures, "resolve", every)
     for argv, picture in zip(argvs, cheap, strict=True):
         main(argv)
         assert capsys.readouterr().out == picture, argv

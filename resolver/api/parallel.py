@@ -1,24 +1,18 @@
-"""Partitions: solve independent groups of expectations apart, on cores or on a cluster.
+"""Parts: every verdict at one standpoint, solved in independent parts on cores or a cluster.
 
-Expectations and tasks fall into groups that no rule connects: an expectation's verdict reads
-its own opening, candidates, bound and footprint, and beyond that only what a declaration or an
-event ties it to (a task and its obligations, ``requires``, ``part_of``, the items one event's
-markers name together). Policies and templates derive items from the events, so everything a
-policy or template could touch (every policy and template, a task made from a template, and any
-item a reference names that is not declared) is one group.
-
-Grouping decides no verdict: it only splits the declarations. Every part gets all channels,
-actors, aliases and *every* event, and is prepared and solved by the ordinary engine
-(:class:`~resolver.engine.prepared.Prepared`); the parts' verdicts are then concatenated in the
-order a single solve lists them. ``tests/perf/test_partition.py`` checks on random histories
-that any partitioning gives byte-identical ``status --format json``.
+The parts are groups of declarations no rule connects (:mod:`resolver.engine.groups`); each part
+gets every channel, actor, alias and event, is prepared and solved by the ordinary engine, and
+the parts' verdicts are concatenated in the order a single solve lists them.
+``tests/perf/test_partition.py`` checks on random histories that any partitioning gives
+byte-identical ``status --format json``.
 
 Parts run in ``--jobs N`` processes (threads gain nothing, clingo and the fact builder hold
 the interpreter): this process solves the first part itself while ``N - 1`` forked workers
 solve the others, so no process only waits and one answer is never pickled. The loaded project
 (columns, shared with the workers by the fork) is frozen out of the garbage collector's reach
 before the fork. With ``--cluster ADDRESS`` the parts run on a running ``dask.distributed``
-scheduler instead (the optional extra ``openloop-resolver[cluster]``).
+scheduler instead (the optional extra ``openloop-resolver[cluster]``); a worker finds
+:func:`solve_part` by its module path, so every worker needs openloop installed.
 
 What the parts cost beyond one solve (``docs/design/performance.md``, "Partitions"): each part
 builds its own facts from every event (the text linker's index and the channel log are the same in
@@ -30,127 +24,36 @@ faster than the items, costs less in parts.
 from __future__ import annotations
 
 import gc
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from random import Random
 from types import SimpleNamespace
 
+from resolver.api.history import snapshot_facts
+from resolver.engine.groups import default_jobs, groups, split, subproject
 from resolver.engine.prepared import Prepared, Standpoint
 from resolver.engine.query import Query
 from resolver.facts.interning import Interner
 from resolver.language.model import Project
 from resolver.verdicts.resolution import Resolution, resolve
 
+__all__ = [
+    "Answer",
+    "Ask",
+    "default_jobs",
+    "groups",
+    "merge",
+    "resolve_parts",
+    "solve_part",
+    "split",
+    "wanted",
+]
+
 #: With the default ``--jobs`` (the core count), a history smaller than this is solved in one
 #: process: starting workers costs more than it saves. An explicit ``--jobs N`` always splits.
 PARALLEL_FROM_EVENTS = 5_000
 #: Seconds to wait for a ``--cluster`` scheduler before giving up with a one-line error.
 CONNECT_TIMEOUT = "10s"
-#: The group of everything policies and templates may derive or touch.
-_DERIVED = "\x00derived"
-
-
-def default_jobs() -> int:
-    """The cores this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
-
-
-class _Groups:
-    """Union-find over item ids."""
-
-    def __init__(self) -> None:
-        self.parent: dict[str, str] = {}
-
-    def find(self, item: str) -> str:
-        root = self.parent.setdefault(item, item)
-        while root != self.parent[root]:
-            root = self.parent[root]
-        while item != root:  # path compression
-            self.parent[item], item = root, self.parent[item]
-        return root
-
-    def union(self, a: str, b: str) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)
-
-
-def groups(project: Project) -> list[list[str]]:
-    """The independent groups of declared item ids (expectations and tasks), each sorted, in
-    the order of their first id; the policy group (if any) holds the marker ``_DERIVED``."""
-    found = _Groups()
-    declared = {x.id for x in project.expectations} | {t.id for t in project.tasks}
-    derives = bool(project.policies or project.templates)
-
-    def named(item: str | None) -> str | None:
-        if item is None:
-            return None
-        if item in declared:
-            return item
-        return _DERIVED if derives else None  # names nothing declared: only a policy may make it
-
-    if derives:
-        found.find(_DERIVED)
-    for item in sorted(declared):
-        found.find(item)
-    for x in project.expectations:
-        for other in (x.part_of, *x.requires):
-            target = named(other)
-            if target is not None:
-                found.union(x.id, target)
-    for task in project.tasks:
-        if task.template is not None and derives:
-            found.union(task.id, _DERIVED)
-        for other in (*task.obligations, *task.requires):
-            target = named(other)
-            if target is not None:
-                found.union(task.id, target)
-    for event in project.marked_events():
-        targets = [t for t in (named(m.target) for m in event.markers) if t is not None]
-        for other in targets[1:]:
-            found.union(targets[0], other)
-    members: dict[str, list[str]] = {}
-    for item in sorted(found.parent):
-        members.setdefault(found.find(item), []).append(item)
-    return sorted(members.values(), key=lambda group: group[0])
-
-
-def split(project: Project, parts: int, seed: int | None = None) -> list[list[str]]:
-    """The groups packed into at most ``parts`` parts of about equal size (largest group
-    first, each into the lightest part); ``seed`` instead deals groups to parts at random
-    (the property tests use it to try arbitrary partitionings)."""
-    found = groups(project)
-    count = max(1, min(parts, len(found)))
-    bins: list[list[str]] = [[] for _ in range(count)]
-    if seed is not None:
-        rng = Random(seed)
-        for group in found:
-            bins[rng.randrange(count)].extend(group)
-    else:
-        for group in sorted(found, key=lambda g: (-len(g), g[0])):
-            min(bins, key=len).extend(group)
-    return [sorted(b) for b in bins if b]
-
-
-def subproject(project: Project, items: Sequence[str]) -> Project:
-    """The project with only ``items`` declared (and the policies and templates if the part
-    holds the policy group); every channel, actor, alias and event is kept."""
-    keep = set(items)
-    derives = _DERIVED in keep
-    return replace(
-        project,
-        expectations=tuple(x for x in project.expectations if x.id in keep),
-        tasks=tuple(t for t in project.tasks if t.id in keep),
-        policies=project.policies if derives else (),
-        templates=project.templates if derives else (),
-        tests=(),
-        derived={},
-    )
 
 
 @dataclass(frozen=True)
@@ -174,10 +77,8 @@ class Answer:
 
 def solve_part(project: Project, items: Sequence[str], ask: Ask) -> Answer:
     """Prepare and resolve one part with the ordinary engine."""
-    from resolver import api
-
     prepared = Prepared(subproject(project, items))
-    query = api.snapshot_facts(prepared, ask.snapshot) if ask.snapshot else Query()
+    query = snapshot_facts(prepared, ask.snapshot) if ask.snapshot else Query()
     query = replace(query, every_reason=ask.every_reason)
     resolution = resolve(prepared, ask.standpoint, query, reasons=ask.reasons)
     return Answer(replace(resolution, atoms=None), dict(prepared.project.derived))
@@ -269,9 +170,7 @@ def _run_cluster(project: Project, parts: list[list[str]], ask: Ask, address: st
 def _check_snapshot(path: str | Path | None) -> None:
     """Read the snapshot once up front, so that bad input is one error before any work."""
     if path is not None:
-        from resolver import api
-
-        api.snapshot_facts(SimpleNamespace(facts=SimpleNamespace(interner=Interner())), path)
+        snapshot_facts(SimpleNamespace(facts=SimpleNamespace(interner=Interner())), path)
 
 
 def resolve_parts(
@@ -286,12 +185,12 @@ def resolve_parts(
 ) -> Resolution:
     """Every verdict at ``standpoint``, solved in parts; identical to one solve.
 
-    ``parts`` (default: :func:`split` into ``jobs`` parts) lists each part's item ids. With
-    ``cluster`` the parts run on that dask scheduler, else in ``jobs`` processes: this one and
-    ``jobs - 1`` forked workers. ``reasons`` and ``every_reason`` are the query's (False: no
-    reasons; only the key reasons and a count of the rest). Policy instances the parts built
-    are added to ``project.derived`` so that every face reads them as a single solve would
-    leave them.
+    ``parts`` (default: :func:`~resolver.engine.groups.split` into ``jobs`` parts) lists each
+    part's item ids. With ``cluster`` the parts run on that dask scheduler, else in ``jobs``
+    processes: this one and ``jobs - 1`` forked workers. ``reasons`` and ``every_reason`` are the
+    query's (False: no reasons; only the key reasons and a count of the rest). Policy instances
+    the parts built are added to ``project.derived`` so that every face reads them as a single
+    solve would leave them.
     """
     _check_snapshot(snapshot)
     ask = Ask(standpoint, None if snapshot is None else str(snapshot), reasons, every_reason)
