@@ -37,7 +37,7 @@ def _load(
     files: Sequence[str], scope: str | None, events: EventColumns | None = None
 ) -> tuple[Project, EventColumns]:
     """The project of ``scope``'s group, and the events of the whole log as loaded."""
-    from resolver.api import scoped
+    from resolver.engine.groups import scoped
     from resolver.language.loader import load
 
     with parsed.keeping():  # a command reading through the store keeps its files' parses
@@ -46,7 +46,8 @@ def _load(
 
 
 def prepare_files(files: Sequence[str], scope: str | None = None, **options) -> Prepared:
-    """Load and prepare ``files`` (of ``scope``'s group, :func:`resolver.api.scoped`), no store."""
+    """Load and prepare ``files`` (of ``scope``'s group, :func:`resolver.engine.groups.scoped`),
+    no store."""
     return Prepared(_load(files, scope)[0], **options)
 
 

@@ -29,9 +29,8 @@ def code_stamp() -> str:
     digest = hashlib.sha256(f"openloop {__version__} store {FORMAT}\n".encode())
     digest.update(resources.grammar_text().encode("utf-8"))
     package = Path(__file__).resolve().parent.parent
+    # (engine/groups.py draws a scope's group: an entry of a scope holds that group's atoms.)
     sources = [package / "times.py", package / "vocabulary.py"]
-    # The API draws a scope's group: an entry of a scope holds that group's atoms and names.
-    sources.extend(sorted(package.glob("api.py")) + sorted(package.glob("api/*.py")))
     for name in _DECIDING:
         sources.extend(sorted((package / name).glob("*.py")))
     for path in [*resources.rule_files(), *sources]:
@@ -42,11 +41,14 @@ def code_stamp() -> str:
 
 @dataclass(frozen=True)
 class FileStamp:
-    """One input file as it was read: its resolved path, size and SHA-256."""
+    """One input file as it was read: its resolved path, size and SHA-256, and its name as
+    the command was given it (locations in the answers carry that name: ``status h/`` and
+    ``status /abs/h/`` name their files differently)."""
 
     path: str
     size: int
     digest: str
+    given: str = ""
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,8 @@ class Stamp:
             with open(name, "rb") as stream:
                 digest = hashlib.file_digest(stream, "sha256")
                 size = stream.tell()
-            stamps.append(FileStamp(str(Path(name).resolve()), size, digest.hexdigest()))
+            resolved = str(Path(name).resolve())
+            stamps.append(FileStamp(resolved, size, digest.hexdigest(), str(name)))
         return cls(tuple(stamps), scope, _key(stamps, scope))
 
     def unscoped(self) -> Stamp:
@@ -77,7 +80,8 @@ def _key(stamps: Sequence[FileStamp], scope: str | None) -> str:
     whole = hashlib.sha256(code_stamp().encode())
     whole.update(f"\0scope\0{scope or ''}\n".encode())
     for found in stamps:
-        whole.update(f"{found.path}\0{found.size}\0{found.digest}\n".encode())
+        line = f"{found.path}\0{found.given}\0{found.size}\0{found.digest}\n"
+        whole.update(line.encode("utf-8", errors="surrogateescape"))
     return whole.hexdigest()
 
 

@@ -29,7 +29,7 @@ def _run(capsys, argv: list[str]) -> tuple[int, str]:
 def _whole(monkeypatch, cache: Path) -> None:
     """Make every command prepare the whole history, as before scoping (with a cache folder
     of its own: the store's key covers the code that draws a scope, which this replaces)."""
-    monkeypatch.setattr(api, "scoped", lambda project, item: project)
+    monkeypatch.setattr(grouping, "scoped", lambda project, item: project)
     monkeypatch.setenv("OPENLOOP_CACHE_DIR", str(cache))
 
 

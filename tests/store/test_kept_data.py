@@ -168,3 +168,14 @@ def test_a_scope_reads_the_log_the_whole_historys_entry_kept(tmp_path, monkeypat
         patch.setattr(loader._Merger, "add_jsonl", refuse)
         scoped = store.load_prepared([folder], scope="x0")
     assert {x.id for x in scoped.project.expectations} == {"x0"}
+
+
+def test_a_history_named_otherwise_is_answered_with_its_own_names(tmp_path, monkeypatch):
+    """Locations carry the file names as given: an entry written when the history was named
+    by its full path does not answer a command that names it relative to the folder."""
+    folder = fixed(tmp_path)
+    whole = store.load_prepared([str(folder.resolve())])
+    monkeypatch.chdir(folder.parent)
+    relative = store.load_prepared([folder.name])
+    assert relative.project.events[0].location.file.startswith(folder.name)
+    assert whole.project.events[0].location.file.startswith(str(folder.resolve()))

@@ -17,8 +17,8 @@ from resolver.engine import prepared as engine
 from resolver.engine.prepared import Prepared, Standpoint
 from resolver.engine.query import Query
 from resolver.engine.stored_facts import StoredFacts
-from resolver.facts.interning import Interner
 from resolver.faces import json_format
+from resolver.facts.interning import Interner
 from resolver.language.loader import collect_files, load
 from resolver.store.keys import Stamp, entry_path
 from resolver.times import format_time, parse_time
@@ -276,7 +276,7 @@ def test_the_key_covers_the_code_that_draws_a_scope():
     from resolver.store.keys import _DECIDING, code_stamp
 
     assert {"language", "facts", "engine", "store"} <= set(_DECIDING)
-    assert code_stamp()  # api.py (scoped) is read into it: a change there is a new key
+    assert code_stamp()  # engine/groups.py (scoped) is read into it: a change is a new key
 
 
 def test_an_entry_keeps_the_most_recent_answers_only(tmp_path, monkeypatch):
