@@ -31,138 +31,51 @@ of SPEC §3 (every content word links); it is not the default because, measured,
 event sharing frequent words a link and a candidate: quadratic on formulaic histories, and less
 accurate on a real one (``docs/design/performance.md``, "The text linker").
 
-Tokens are interned to integers and events indexed by token (posting lists, in event-id order).
-An expectation's overlaps are counted by walking the posting lists of its own linking words, so
-the work is the sum of those lists' lengths: it grows with the links found, never with
-expectations times events. Phrases, the wanted value and the id are only checked on events
-holding their rarest word.
+Events are indexed by token (``text_index.py``): each token's texts, in event-id order. An
+expectation's overlaps are counted by walking the lists of its own linking words, so the work is
+the sum of those lists' lengths: it grows with the links found, never with expectations times
+events. Phrases, the wanted value and the id are only checked on events holding their rarest
+word. Given the expectations it will be asked about (``asked``), the linker searches the texts
+for their few words instead of indexing every text's words when that is cheaper (a scope: one
+task's group, as the hook asks), with the same links.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
+from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from functools import cache
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from itertools import compress, islice
+from operator import le
 from typing import NamedTuple
 
 from resolver.facts.done_claims import claims_done
 from resolver.facts.interning import check_int
+from resolver.facts.text_index import FullIndex, ScanIndex, WordTokens
+from resolver.facts.tokens import (
+    DONE_CUES,
+    DONE_WORDS,
+    STOP_WORDS,
+    Vocabulary,
+    stem,
+    words,
+)
 from resolver.language.event_columns import EventColumns
 from resolver.language.model import Alias, Event, Expectation
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
-
-#: Function words, and the pieces of contractions (``there's``, ``doesn't``): no content (measured
-#: on Lark, ``s`` and ``t`` linked many a TODO to long messages, ``docs/design/accuracy.md``).
-STOP_WORDS = frozenset(
-    """
-    a an and are as at be been before being but by can could did do does doing for from had has
-    have having he her here his how i if in into is it its itself just let lets me more most must
-    my need needs no nor not now of off on once only or other our ours out over own same shall she
-    should so some still such than that the their them then there these they this those through to
-    too under until up very via was we were what when where which while who whom why will with
-    would yet you your after again all also am any because both each few further
-    never s t d ll m re ve doesn didn isn wasn aren weren hasn haven hadn wouldn shouldn couldn
-    """.split()  # noqa: SIM905
-)
-
-#: Done-style words, stemmed, as an agent's stop report is read (``resolver.agents``, the bench
-#: vocabulary). The linker's own ``done_cue`` is measured by :mod:`resolver.facts.done_claims`.
-DONE_WORDS = tuple(
-    """
-    done finished finish completed complete resolved resolve fixed fix closed close shipped
-    merged landed delivered
-    """.split()  # noqa: SIM905
-)
-
-_SUFFIXES = (
-    "ations",
-    "ation",
-    "ments",
-    "ment",
-    "ingly",
-    "ings",
-    "ing",
-    "edly",
-    "ies",
-    "ied",
-    "ers",
-    "er",
-    "ed",
-    "es",
-    "ly",
-    "s",
-    "e",
-)
-
-
-@cache
-def stem(word: str) -> str:
-    """Strip one common English suffix, keeping at least three letters of stem."""
-    if word.isdigit() or len(word) <= 3:
-        return word
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            base = word[: -len(suffix)]
-            if suffix == "ies" or suffix == "ied":
-                base += "y"
-            return base
-    return word
-
-
-def words(text: str) -> list[str]:
-    """Case-folded word tokens of ``text`` after Unicode normalisation."""
-    if text.isascii():  # NFKC leaves ASCII as it is, and folds its case as lower() does
-        return _WORD.findall(text.lower())
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    return _WORD.findall(folded)
-
-
-#: Stems of :data:`DONE_WORDS`.
-DONE_CUES = frozenset(stem(w) for w in DONE_WORDS)
-
-
-@dataclass(frozen=True)
-class Vocabulary:
-    """Maps raw words to canonical content tokens, honouring the project's ``alias`` lines."""
-
-    canonical: dict[str, str]
-
-    @classmethod
-    def from_aliases(cls, aliases: Iterable[Alias]) -> Vocabulary:
-        """Build the alias table: every word of an alias line maps to its first word's stem."""
-        table: dict[str, str] = {}
-        for alias in aliases:
-            stems = [stem(w) for raw in alias.words for w in words(raw)]
-            if not stems:
-                continue
-            head = table.get(stems[0], stems[0])
-            for token in stems:
-                table.setdefault(token, head)
-        return cls(table)
-
-    def tokens(self, text: str | None) -> list[str]:
-        """Content tokens of ``text`` in order: stop words dropped, stems aliased."""
-        if not text:
-            return []
-        out = []
-        for word in words(text):
-            if word in STOP_WORDS:
-                continue
-            token = stem(word)
-            out.append(self.canonical.get(token, token))
-        return out
-
-    def token_set(self, text: str | None) -> frozenset[str]:
-        """The set of content tokens of ``text``."""
-        return frozenset(self.tokens(text))
-
-    def phrase(self, text: str) -> tuple[str, ...]:
-        """A phrase as a token sequence (stop words kept out, as in texts)."""
-        return tuple(self.tokens(text))
+__all__ = [
+    "COMMON_WORD_EVENTS",
+    "DONE_CUES",
+    "DONE_WORDS",
+    "MIN_SHARED",
+    "SCAN_TOKENS",
+    "STOP_WORDS",
+    "Link",
+    "TextLinker",
+    "Vocabulary",
+    "stem",
+    "words",
+]
 
 
 class Link(NamedTuple):
@@ -199,11 +112,20 @@ def _contains(sequence: tuple | list, phrase: tuple) -> bool:
     )
 
 
+#: The most distinct content words the expectations asked may hold for the linker to search the
+#: texts for them rather than index every text's words. Searching for one word costs about a
+#: hundredth of indexing them all, at 10k as at 100k events (the index is cheaper from about 100
+#: words on), so a scope searches at a fraction of the index's cost; more words, the index.
+SCAN_TOKENS = 60
+
+
 class TextLinker:
-    """Links expectations to events through a token index built once per history.
+    """Links expectations to events through a token index of the events' texts.
 
     ``common``: a word in more than this many events' texts never counts as shared (None: every
-    word links, the exact rule).
+    word links, the exact rule). ``asked``: the (expectation, opening text) pairs that will be
+    asked about, when known; with few words among them the texts are searched rather than
+    indexed whole (:data:`SCAN_TOKENS`). Any expectation may be asked about either way.
     """
 
     def __init__(
@@ -211,123 +133,90 @@ class TextLinker:
         events: Iterable[Event] | EventColumns,
         aliases: Iterable[Alias],
         common: int | None = COMMON_WORD_EVENTS,
+        asked: Iterable[tuple[Expectation, str | None]] | None = None,
     ) -> None:
         self.vocabulary = Vocabulary.from_aliases(aliases)
-        self._token_ids: dict[str, int] = {}
-        #: Per token id: the numbers of the events whose text holds it, ascending.
-        self._postings: list[list[int]] = []
-        #: Per event number (events with a text, in id order): id, text, tokens, distinct count.
-        self._ids: list[str] = []
-        self._texts: list[str] = []
-        self._tokens: list[tuple[int, ...]] = []
-        self._distinct: list[frozenset[int]] = []
         self._merges: set[str] = set()
-        #: Event numbers whose text makes a done-style claim.
-        self._claims: list[int] = []
-        postings = self._postings
-        texted = sorted(self._texted(events), key=lambda pair: pair[0])
-        #: Per raw word: its token id, or -1 for a stop word (most words recur in most texts).
-        word_ids: dict[str, int] = {}
-        vocabulary = self.vocabulary
-        for number, (ident, text) in enumerate(texted):
-            sequence = []
-            for word in words(text):
-                token = word_ids.get(word)
-                if token is None:
-                    token = word_ids[word] = self._word_token(vocabulary, word)
-                if token >= 0:
-                    sequence.append(token)
-            distinct = frozenset(sequence)
-            check_int(len(sequence), "words in one text")
-            for token in distinct:
-                postings[token].append(number)
-            self._ids.append(ident)
-            self._texts.append(text)
-            self._tokens.append(tuple(sequence))
-            self._distinct.append(distinct)
-            if claims_done(text):
-                self._claims.append(number)
-        #: Token ids that never count as shared.
-        self.common = frozenset(
-            ident
-            for ident, found in enumerate(postings)
-            if common is not None and len(found) > common
-        )
+        #: Per event number (events with a text, in id order): its id and text.
+        self._ids, self._texts = self._texted(events)
+        tokens = WordTokens(self.vocabulary)
+        if asked is not None and len(self._asked_tokens(asked)) <= SCAN_TOKENS:
+            self._index: FullIndex | ScanIndex = ScanIndex(
+                self._texts, tokens, self.vocabulary, common
+            )
+        else:
+            self._index = FullIndex(self._texts, tokens, common)
 
-    def _texted(self, events: Iterable[Event] | EventColumns) -> list[tuple[str, str]]:
-        """(id, text) of every event with a text; notes the merges on the way."""
+    def _asked_tokens(self, asked: Iterable[tuple[Expectation, str | None]]) -> set[str]:
+        """Every content word the linker would look up for ``asked``."""
+        vocab, found = self.vocabulary, set()
+        for expectation, opening_text in asked:
+            found |= vocab.token_set(expectation.title) | vocab.token_set(opening_text)
+            for phrase in expectation.matches:
+                found.update(vocab.tokens(phrase))
+            found.update(self._value_tokens(expectation))
+            found.update(self._id_tokens(tuple(words(expectation.id))))
+        return found
+
+    def _texted(self, events: Iterable[Event] | EventColumns) -> tuple[list[str], list[str]]:
+        """Ids and texts of the events with a text, in id order (stable); notes the merges on
+        the way. Columns are read whole (``compress``), as most rows have a text."""
         if isinstance(events, EventColumns):
-            ids, kinds = events.ids, events.kind
             merge = events.find_string("merge")
             if merge is not None:
-                self._merges.update(ids[row] for row, kind in enumerate(kinds) if kind == merge)
-            return [(ids[row], text) for row, text in enumerate(events.texts) if text]
-        texted = []
-        for event in events:
-            if event.kind == "merge":
-                self._merges.add(event.id)
-            if event.text:
-                texted.append((event.id, event.text))
-        return texted
-
-    def _word_token(self, vocabulary: Vocabulary, word: str) -> int:
-        """The token id of a raw word (allocated on first sight), -1 for a stop word: as
-        :meth:`Vocabulary.tokens` maps it."""
-        if word in STOP_WORDS:
-            return -1
-        token = stem(word)
-        token = vocabulary.canonical.get(token, token)
-        ident = self._token_ids.get(token)
-        if ident is None:
-            ident = self._token_ids[token] = len(self._postings)
-            self._postings.append([])
-        return ident
+                self._merges.update(compress(events.ids, map(merge.__eq__, events.kind)))
+            ids = list(compress(events.ids, events.texts))
+            texts: list[str] = list(filter(None, events.texts))
+        else:
+            ids, texts = [], []
+            for event in events:
+                if event.kind == "merge":
+                    self._merges.add(event.id)
+                if event.text:
+                    ids.append(event.id)
+                    texts.append(event.text)
+        if all(map(le, ids, islice(ids, 1, None))):
+            return ids, texts
+        order = sorted(range(len(ids)), key=ids.__getitem__)
+        return [ids[n] for n in order], [texts[n] for n in order]
 
     def is_merge(self, event_id: str) -> bool:
         """The event's kind is ``merge``."""
         return event_id in self._merges
 
-    def done_cue_events(self) -> Iterator[str]:
-        """Ids of events whose text makes a done-style claim."""
-        for number in self._claims:
-            yield self._ids[number]
-
-    def _known(self, tokens: Iterable[str]) -> tuple[int, ...] | None:
-        """The token ids of ``tokens``; None if one of them occurs in no event's text."""
-        out = []
-        for token in tokens:
-            ident = self._token_ids.get(token)
-            if ident is None:
-                return None
-            out.append(ident)
-        return tuple(out)
-
-    def _holders(self, tokens: tuple[int, ...] | None) -> set[int]:
-        """Events holding the rarest of ``tokens``: a superset of those holding all of them."""
-        if not tokens:
-            return set()
-        return set(min((self._postings[t] for t in tokens), key=len))
+    def done_cue_events(self, among: Collection[str] | None = None) -> Iterator[str]:
+        """Ids of events (of ``among``, if given, in id order) whose text makes a done-style
+        claim: the fact writer asks for its relevant events only, so only their texts are read."""
+        ids, texts = self._ids, self._texts
+        if among is None:
+            for ident, text in zip(ids, texts, strict=True):
+                if claims_done(text):
+                    yield ident
+            return
+        for ident in sorted(among):
+            number = bisect_left(ids, ident)
+            while number < len(ids) and ids[number] == ident:
+                if claims_done(texts[number]):
+                    yield ident
+                number += 1
 
     def links(self, expectation: Expectation, opening_text: str | None) -> Iterator[Link]:
         """Every event whose text links to the expectation: it shares at least
         :data:`MIN_SHARED` content words with the title or the opening text, or holds a
         phrase or the id. An overlap below :data:`MIN_SHARED` is left out of the link."""
-        vocab = self.vocabulary
+        vocab, index = self.vocabulary, self._index
         title_all = vocab.token_set(expectation.title)
         opening_all = vocab.token_set(opening_text)
         title_total = check_int(len(title_all), "words in a title")
         opening_total = check_int(len(opening_all), "words in an opening text")
-        opening_ids = frozenset(self._token_ids[t] for t in opening_all if t in self._token_ids)
         title_count = self._count(title_all)
         opening_count = self._count(opening_all)
-        phrases = [self._known(p) for p in (vocab.phrase(m) for m in expectation.matches) if p]
-        phrases = [p for p in phrases if p]
+        phrases = [p for p in map(vocab.phrase, expectation.matches) if p and index.known(p)]
         phrase_holders: set[int] = set()
         for phrase in phrases:
-            phrase_holders |= self._holders(phrase)
+            phrase_holders.update(index.holders(phrase))
         value = self._value_tokens(expectation)
-        value_ids = self._known(value) if value else None
-        value_holders = self._holders(value_ids)
+        value_holders = set(index.holders(value)) if value and index.known(value) else set()
         id_words = tuple(words(expectation.id))
         id_holders = self._id_holders(id_words)
         seen = {n for n, c in title_count.items() if c >= MIN_SHARED}
@@ -338,38 +227,43 @@ class TextLinker:
             event_id = self._ids[number]
             if event_id == opener:
                 continue
-            tokens = self._tokens[number]
             title_shared = title_count.get(number, 0)
             opening_shared = opening_count.get(number, 0)
             if title_shared < MIN_SHARED:
                 title_shared = 0
             if opening_shared < MIN_SHARED:
                 opening_shared = 0
-            phrase_hit = number in phrase_holders and any(_contains(tokens, p) for p in phrases)
+            phrase_hit = number in phrase_holders and any(
+                _contains(index.tokens(number), p) for p in phrases
+            )
             names_id = number in id_holders and _contains(words(self._texts[number]), id_words)
             if not (title_shared or opening_shared or phrase_hit or names_id):
                 continue
+            coverage = None
+            if opening_all:
+                distinct = index.distinct(number)
+                coverage = (len(opening_all & distinct), len(distinct))
             yield Link(
                 expectation.id,
                 event_id,
                 (title_shared, title_total) if title_shared else None,
                 (opening_shared, opening_total) if opening_shared else None,
                 phrase_hit,
-                number in value_holders and _contains(tokens, value_ids),
+                number in value_holders and _contains(index.tokens(number), value),
                 names_id,
-                (len(opening_ids & self._distinct[number]), len(self._distinct[number]))
-                if opening_all
-                else None,
+                coverage,
             )
 
     def _count(self, tokens: Iterable[str]) -> Counter[int]:
         """Per event number: how many of ``tokens`` (linking words only) its text holds."""
         count: Counter[int] = Counter()
         for token in tokens:
-            ident = self._token_ids.get(token)
-            if ident is not None and ident not in self.common:
-                count.update(self._postings[ident])
+            count.update(self._index.linking(token))
         return count
+
+    def _id_tokens(self, id_words: Sequence[str]) -> list[str]:
+        canonical = self.vocabulary.canonical
+        return [canonical.get(stem(w), stem(w)) for w in id_words if w not in STOP_WORDS]
 
     def _id_holders(self, id_words: tuple[str, ...]) -> set[int]:
         """Events that may name the id: those holding its rarest content word.
@@ -378,12 +272,10 @@ class TextLinker:
         """
         if not id_words:
             return set()
-        tokens = [
-            self.vocabulary.canonical.get(stem(w), stem(w)) for w in id_words if w not in STOP_WORDS
-        ]
+        tokens = self._id_tokens(id_words)
         if not tokens:
             return set(range(len(self._ids)))
-        return self._holders(self._known(tokens))
+        return set(self._index.holders(tokens)) if self._index.known(tokens) else set()
 
     def _value_tokens(self, expectation: Expectation) -> tuple[str, ...]:
         if expectation.want is None or isinstance(expectation.want.value, bool):

@@ -9,43 +9,89 @@ from __future__ import annotations
 
 import bisect
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
-from itertools import pairwise
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import compress, pairwise
+from operator import ne
 
 from resolver.facts.linker import Vocabulary
+from resolver.language.event_columns import EventColumns
 from resolver.language.globs import GlobError, compile_glob
 from resolver.language.model import Condition, Event, Expectation, Task, Value
+from resolver.times import EPOCH_UNIX
 
 __all__ = ["EventIndex", "chain_facts", "declared_opening", "sets_value"]
 
 
 class EventIndex:
-    """Events by channel, kind, actor, key and path; phrases and globs measured on demand."""
+    """Events by channel, kind, actor, key and path; phrases and globs measured on demand.
 
-    def __init__(self, events: Iterable[Event], vocabulary: Vocabulary) -> None:
-        self.events = {e.id: e for e in events}
-        self.by_channel: dict[str, set[str]] = defaultdict(set)
-        self.by_kind: dict[str, set[str]] = defaultdict(set)
-        self.by_actor: dict[str | None, set[str]] = defaultdict(set)
-        self.by_key: dict[str, set[str]] = defaultdict(set)
-        self.by_path: dict[str, set[str]] = defaultdict(set)
-        for e in self.events.values():
-            self.by_channel[e.channel].add(e.id)
-            self.by_kind[e.kind or ""].add(e.id)
-            self.by_actor[e.by].add(e.id)
-            for a in e.sets:
-                self.by_key[a.key].add(e.id)
-            for path in e.files:
-                self.by_path[path].add(e.id)
-        self.keys = sorted(self.by_key)
+    Read from the event columns: a channel's, kind's or actor's events are one C pass over that
+    column when a condition first names it, keys and paths one pass over the rows that have
+    some, and an :class:`Event` is built only for an event a policy reads whole (a trigger, an
+    opening). As a mapping by id keeps them, each id stands for its last record.
+    """
+
+    def __init__(self, events: EventColumns | Iterable[Event], vocabulary: Vocabulary) -> None:
+        if not isinstance(events, EventColumns):
+            events = EventColumns.from_events(events)
+        self._columns = columns = events
+        ids = columns.ids
+        #: Per id, its row (the last record of an id).
+        self._rows = rows = dict(zip(ids, range(len(ids)), strict=True))
+        #: The rows standing for their ids (None: every row, no id is recorded twice).
+        self._live = None if len(rows) == len(ids) else set(rows.values())
+        self.events: Mapping[str, Event] = _Events(columns, rows)
+        self.by_channel = _Grouped(columns, columns.channel, self._live)
+        self.by_kind = _Grouped(columns, columns.kind, self._live, absent="")
+        self.by_actor = _Grouped(columns, columns.by, self._live)
+        self._by_key: dict[str, set[str]] | None = None
+        #: The keys of :attr:`by_key`, sorted (listed with it).
+        self.keys: list[str] = []
+        self._by_path: dict[str, set[str]] | None = None
         self.vocabulary = vocabulary
         self._globs: dict[str, set[str]] = {}
         self._phrases: dict[str, set[str]] = {}
         self._tokens: dict[str, list[str]] | None = None
 
+    @property
+    def by_key(self) -> dict[str, set[str]]:
+        """Per key some event sets, the events setting it."""
+        if self._by_key is None:
+            c = self._columns
+            self._by_key = self._entries(c.set_start, c.set_end, c.set_key)
+            self.keys = sorted(self._by_key)
+        return self._by_key
+
+    @property
+    def by_path(self) -> dict[str, set[str]]:
+        """Per path some event touches, the events touching it."""
+        if self._by_path is None:
+            c = self._columns
+            self._by_path = self._entries(c.file_start, c.file_end, c.file_path)
+        return self._by_path
+
+    def _entries(
+        self, starts: Sequence[int], ends: Sequence[int], entries: Sequence[int]
+    ) -> dict[str, set[str]]:
+        """Ids by the strings of a multi-valued field, read over the rows that hold some."""
+        ids, strings, live = self._columns.ids, self._columns.strings, self._live
+        out: dict[str, set[str]] = defaultdict(set)
+        for row in compress(range(len(ids)), map(ne, starts, ends)):
+            if live is None or row in live:
+                ident = ids[row]
+                for j in range(starts[row], ends[row]):
+                    out[strings[entries[j]]].add(ident)
+        return out
+
+    def times(self, ident: str) -> tuple[int, int]:
+        """The event's ``at`` and ``recorded`` (Unix seconds), read without building it."""
+        row = self._rows[ident]
+        return self._columns.at[row] + EPOCH_UNIX, self._columns.recorded[row] + EPOCH_UNIX
+
     def matching_keys(self, pattern: str) -> list[str]:
+        by_key = self.by_key  # lists the keys on first use
         if not pattern.endswith("*"):
-            return [pattern] if pattern in self.by_key else []
+            return [pattern] if pattern in by_key else []
         prefix = pattern[:-1]
         start = bisect.bisect_left(self.keys, prefix)
         out = []
@@ -75,8 +121,9 @@ class EventIndex:
         if found is None:
             wanted = self.vocabulary.phrase(phrase)
             if self._tokens is None:
+                texts, tokens = self._columns.texts, self.vocabulary.tokens
                 self._tokens = {
-                    e.id: self.vocabulary.tokens(e.text) for e in self.events.values() if e.text
+                    ident: tokens(texts[row]) for ident, row in self._rows.items() if texts[row]
                 }
             width = len(wanted)
             found = {
@@ -146,13 +193,13 @@ def chain_facts(
     """
     items = list(items)
     chains: dict[str, tuple[list[int], list[str]]] = {}
-    events = index.events
+    times = index.times
     for name in sorted({n for _, n, _ in items}):
         members = index.glob_events(name) if family == "glob" else index.by_kind.get(name, ())
-        ordered = sorted(members, key=lambda e: (events[e].at, events[e].recorded, e))
+        ordered = sorted(members, key=lambda e: (*times(e), e))
         for first, second in pairwise(ordered):
             yield ("next", name, first, second)
-        chains[name] = ([events[e].at for e in ordered], ordered)
+        chains[name] = ([times(e)[0] for e in ordered], ordered)
     for number, name, opening in items:
         ats, ordered = chains[name]
         if opening is None:
@@ -160,3 +207,53 @@ def chain_facts(
         position = bisect.bisect_right(ats, opening)
         if position < len(ordered):
             yield ("from", number, name, ordered[position])
+
+
+class _Events(Mapping[str, Event]):
+    """Events by id, each built from the columns on first use (the last record of an id)."""
+
+    def __init__(self, columns: EventColumns, rows: dict[str, int]) -> None:
+        self._columns = columns
+        self.rows = rows
+        self._built: dict[str, Event] = {}
+
+    def __getitem__(self, ident: str) -> Event:
+        event = self._built.get(ident)
+        if event is None:
+            event = self._built[ident] = self._columns.event_at(self.rows[ident])
+        return event
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+class _Grouped:
+    """Ids by the string one column holds, each group found when first asked (a C pass)."""
+
+    def __init__(
+        self, columns: EventColumns, column: Sequence[int], live: set[int] | None, absent=None
+    ) -> None:
+        self._columns, self._column, self._live = columns, column, live
+        #: The name that also holds the events without a value (a kind's ``""``).
+        self._absent = absent
+        self._groups: dict[str, set[str]] = {}
+
+    def get(self, name: str, default=None):
+        """The ids of the events whose value is ``name`` (``default`` if none)."""
+        group = self._groups.get(name)
+        if group is None:
+            code = self._columns.find_string(name)
+            column, live = self._column, self._live
+            if name == self._absent:  # no value at all counts as this name
+                hits: Iterable[bool] = map(lambda c: c < 0 or c == code, column)
+            elif code is None:
+                hits = ()
+            else:
+                hits = map(code.__eq__, column)
+            rows = compress(range(len(column)), hits)
+            ids = self._columns.ids
+            group = self._groups[name] = {ids[r] for r in rows if live is None or r in live}
+        return group if group else default

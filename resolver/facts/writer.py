@@ -17,13 +17,15 @@ Facts fall into three texts, each built once per history:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress, repeat
 from typing import cast
 
 from resolver import times
 from resolver.facts.actor_patterns import matches_by_pattern
 from resolver.facts.channel_log import DEFAULT_BLOCK_SIZE, ChannelLog
+from resolver.facts.event_rows import relevant_event_ids, rows_to_read
 from resolver.facts.interning import INT_MAX, INT_MIN, Interner, check_int
-from resolver.facts.linker import Link, TextLinker
+from resolver.facts.linker import Link, TextLinker, Vocabulary
 from resolver.facts.names import Names
 from resolver.facts.policies import Ids, PolicyFacts, measure
 from resolver.language.event_columns import NO_SEQ, EventColumns
@@ -87,30 +89,6 @@ class _Writer:
         return "\n".join(self.lines) + "\n"
 
 
-def relevant_event_ids(project: Project, linked: set[str]) -> set[str]:
-    """Events that could touch some expectation or task: a safe superset for the rules.
-
-    An event the rules could ever read (as an opening, a bound, a candidate or a claim) sets a
-    wanted or ``superseded_when`` key, carries a marker, is named by a declaration, or is linked
-    by text. Every other event matters only to the channel log (footprints and gaps), so it is
-    left out of the ``prepare`` part; ``tests/properties/test_reduction.py`` checks that this
-    changes no verdict.
-    """
-    keys = {x.want.key for x in project.expectations if x.want is not None}
-    keys |= {x.superseded_when.key for x in project.expectations if x.superseded_when is not None}
-    named = {x.opened_by for x in project.expectations} | {x.before for x in project.expectations}
-    named |= {t.opened_by for t in project.tasks}
-    out = set(linked)
-    columns = _columns(project)
-    key_ids = {columns.find_string(k) for k in keys} - {None}
-    has_markers, set_rows, set_keys = columns.has_markers, columns.set_rows, columns.set_key
-    for row, ident in enumerate(columns.ids):
-        sets_key = key_ids and any(set_keys[j] in key_ids for j in set_rows(row))
-        if has_markers(row) or ident in named or sets_key:
-            out.add(ident)
-    return out
-
-
 def build(project: Project, reduce: bool = True, block_size: int | None = None) -> FactBase:
     """Intern the project and render its three fact texts.
 
@@ -118,10 +96,13 @@ def build(project: Project, reduce: bool = True, block_size: int | None = None) 
     expectation (:func:`relevant_event_ids`); without it, every event (the plain path that the
     equivalence tests compare against).
     """
-    interner = Interner()
     columns = _columns(project)
     ordered = sorted(columns.ids)
-    interner.intern_all(("event", ident) for ident in ordered)
+    try:
+        interner = Interner.of_keys(zip(repeat("event"), ordered))
+    except ValueError:  # an id recorded twice: interned once, at its first place
+        interner = Interner()
+        interner.intern_all(zip(repeat("event"), ordered))
     # Rows in id order without repeats (as the loader gives them): row r is event number r + 1.
     in_order = len(interner) == len(ordered) and ordered == columns.ids
     del ordered
@@ -176,20 +157,17 @@ def build(project: Project, reduce: bool = True, block_size: int | None = None) 
         _expectation(decl, expectation, item, event, channel, actor, key, value)
         _new_clauses(decl, expectation, item(expectation.id), interner.intern)
 
-    linker = TextLinker(columns, project.aliases)
     policy = PolicyFacts()
     if project.policies or any(x.want_touches or x.before_next_kind for x in project.expectations):
         ids = Ids(item, event, channel, actor, key, value, interner.intern)
-        policy = measure(project, ids, linker.vocabulary)
-    openers = {ident: row for row, ident in enumerate(columns.ids)}  # the last record of an id
+        policy = measure(project, ids, Vocabulary.from_aliases(project.aliases))
+    asked = _asked(project, columns, policy.linkable)
+    # Told what it will be asked, the linker searches a scope's few words instead of indexing
+    # every text's words (the same links).
+    linker = TextLinker(columns, project.aliases, asked=asked)
     linked: set[str] = set(policy.relevant)
     links = _Writer()
-    declared = [(x, None) for x in project.expectations]
-    for expectation, instance_opening in [*declared, *policy.linkable]:
-        opening_text = instance_opening
-        source = expectation.opened_by or _task_opener(project, expectation)
-        if instance_opening is None and source and source in openers:
-            opening_text = columns.texts[openers[source]]
+    for expectation, opening_text in asked:
         number = item(expectation.id)
         for link in linker.links(expectation, opening_text):
             linked.add(link.event)
@@ -198,9 +176,9 @@ def build(project: Project, reduce: bool = True, block_size: int | None = None) 
         if linker.is_merge(event_id):
             links.fact("merge_kind", event(event_id))
     relevant = relevant_event_ids(project, linked) if reduce else None
-    for event_id in sorted(linker.done_cue_events()):
-        if relevant is None or event_id in relevant:
-            links.fact("done_cue", event(event_id))
+    # A cue is written for relevant events only, so only their texts are read for one.
+    for event_id in sorted(linker.done_cue_events(relevant)):
+        links.fact("done_cue", event(event_id))
 
     evs = _Writer()
     numbers = range(1, len(columns) + 1) if in_order else None
@@ -215,6 +193,31 @@ def build(project: Project, reduce: bool = True, block_size: int | None = None) 
         block_size = DEFAULT_BLOCK_SIZE if reduce else 1
     log = ChannelLog.from_columns(chans, columns.seq, columns.at, columns.recorded, block_size)
     return FactBase(interner, decl.text(), evs.text(), log, links.text())
+
+
+def _asked(
+    project: Project, columns: EventColumns, linkable: list[tuple[Expectation, str | None]]
+) -> list[tuple[Expectation, str | None]]:
+    """Every expectation the linker measures (declared, then policies' would-be instances), with
+    the text of its opening event (an instance's comes with it)."""
+    declared = [(x, None) for x in project.expectations]
+    pairs = [*declared, *linkable]
+    sources = {
+        expectation.opened_by or _task_opener(project, expectation)
+        for expectation, instance_opening in pairs
+        if instance_opening is None
+    }
+    ids = columns.ids
+    rows = compress(range(len(ids)), map(sources.__contains__, ids))
+    openers = {ids[row]: row for row in rows}  # the last record of an id
+    asked = []
+    for expectation, instance_opening in pairs:
+        opening_text = instance_opening
+        source = expectation.opened_by or _task_opener(project, expectation)
+        if instance_opening is None and source and source in openers:
+            opening_text = columns.texts[openers[source]]
+        asked.append((expectation, opening_text))
+    return asked
 
 
 def _link_facts(lines: list[str], number: int, ev: int, link: Link) -> None:
@@ -262,6 +265,9 @@ def _event_lines(
     Ids are interned in the same order as from one ``Event`` at a time (channels as each row
     meets them, then that event's actor, keys, values and marker targets), so the facts are the
     same text. ``event_numbers`` gives each row's event number when the rows are in id order.
+    Only the relevant rows and each channel's first row are read one by one when every time and
+    sequence number is in range (checked on whole columns); otherwise every row is, so that the
+    first row out of range raises as it always did.
     """
     channel, actor, key, value, item = ids
     strings, values = columns.strings, columns.values
@@ -269,10 +275,11 @@ def _event_lines(
     set_keys, set_values = columns.set_key, columns.set_value
     kinds, targets = columns.marker_kind, columns.marker_target
     ats, recs, seqs, channels = columns.at, columns.recorded, columns.seq, columns.channel
+    idents = columns.ids
     confirmed = columns.find_string("confirmed")
     channel_numbers: dict[int, int] = {}
-    chans: list[int] = []
-    for row, ident in enumerate(columns.ids):
+    for row in rows_to_read(columns, relevant):
+        ident = idents[row]
         number = event_numbers[row] if event_numbers else interner.intern(("event", ident))
         c = channels[row]
         ch = channel_numbers.get(c)
@@ -298,8 +305,7 @@ def _event_lines(
         if seq != NO_SEQ and not INT_MIN + 1 < seq < INT_MAX - 1:
             check_int(seq + 1, "seq")
             check_int(seq - 1, "seq")
-        chans.append(ch)
-    return chans
+    return list(map(channel_numbers.__getitem__, channels))
 
 
 def _task_opener(project: Project, expectation: Expectation) -> str | None:
