@@ -65,8 +65,17 @@ class ChannelLog:
     ) -> ChannelLog:
         """The log of parallel columns (one row per event; ``seq`` is ``NO_SEQ`` when absent),
         as the event columns hold them: the same log as the entries of those rows."""
-        rows = zip(channels, seqs, ats, recs, strict=True)
-        return cls(((c, None if s == NO_SEQ else s, a, r) for c, s, a, r in rows), block_size)
+        if block_size < 1:
+            raise ValueError("block_size must be at least 1")
+        by_time: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        by_seq: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
+        for channel, seq, at, rec in zip(channels, seqs, ats, recs, strict=True):
+            by_time[channel].append((at, rec))
+            if seq != NO_SEQ:
+                by_seq[channel].append((seq, at, rec))
+        log = cls.__new__(cls)
+        log._build(by_time, by_seq, block_size)
+        return log
 
     def _build(
         self,
@@ -82,13 +91,14 @@ class ChannelLog:
             rows = sorted(by_time[channel])
             for start in range(0, len(rows), block_size):
                 chunk = rows[start : start + block_size]
+                ats, recs = zip(*chunk, strict=True)
                 block = _Block(
                     channel,
                     len(self._time_blocks) + 1,
-                    min(a for a, _ in chunk),
-                    max(a for a, _ in chunk),
-                    min(r for _, r in chunk),
-                    max(r for _, r in chunk),
+                    min(ats),
+                    max(ats),
+                    min(recs),
+                    max(recs),
                     tuple((0, a, r) for a, r in chunk),
                 )
                 self._time_blocks.append(block)
@@ -100,14 +110,9 @@ class ChannelLog:
             previous = None
             for run in _seq_runs(sorted(by_seq[channel]), block_size):
                 number = len(self._seq_blocks) + 1
+                _, ats, recs = zip(*run, strict=True)
                 block = _Block(
-                    channel,
-                    number,
-                    min(a for _, a, _ in run),
-                    max(a for _, a, _ in run),
-                    min(r for _, _, r in run),
-                    max(r for _, _, r in run),
-                    tuple(run),
+                    channel, number, min(ats), max(ats), min(recs), max(recs), tuple(run)
                 )
                 self._seq_blocks.append(block)
                 first, last = run[0][0], run[-1][0]
