@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from resolver.errors import InputError, Location
+from resolver.ingest import kept_scan
 from resolver.ingest.writer import canonical, dumps
 from resolver.language.eventlog import read_jsonl_text
 from resolver.times import TimeFormatError, format_time, now, parse_time
@@ -127,7 +128,12 @@ def _resume(fd: int, key: tuple[int, int], size: int, name: str) -> LogState:
         if offset <= size and os.pread(fd, len(tail), offset - len(tail)) == tail:
             state.name = name
             return scan(name, _read(fd, offset, size), state)
-    return scan(name, _read(fd, 0, size))
+    data = _read(fd, 0, size)
+    kept = kept_scan.read(name, data)  # another process's scan (resolver/ingest/kept_scan.py)
+    if kept is not None:
+        offset, fields = kept
+        return scan(name, data[offset:], LogState(name, **fields))
+    return scan(name, data)
 
 
 @contextlib.contextmanager
@@ -152,6 +158,7 @@ def locked_log(log: str | Path) -> Iterator[tuple[int, LogState]]:
         yield fd, state  # on an exception the state may be ahead of the file: not cached
         size = os.fstat(fd).st_size
         _SCANNED[key] = (size, os.pread(fd, min(size, _TAIL), size - min(size, _TAIL)), state)
+        kept_scan.keep(name, _read(fd, 0, size), state)
     finally:
         os.close(fd)  # closing releases the lock
 
