@@ -116,7 +116,8 @@ def prepare_as(
     extended = with_identity(paths, name)
     declared = Path(extended[-1])
     try:
-        return load_prepared(extended, use_cache, scope=scope)
+        # The declaration holds no event: the history read as `status` reads it lends its log.
+        return load_prepared(extended, use_cache, scope=scope, same_log_as=paths)
     except InputError as exc:
         if exc.location is None or Path(exc.location.file) != declared:
             raise

@@ -46,11 +46,15 @@ def prepare_files(files: Sequence[str], scope: str | None = None) -> Prepared:
 
 
 def load_prepared(
-    paths: Sequence[str | Path], use_cache: bool = True, scope: str | None = None
+    paths: Sequence[str | Path],
+    use_cache: bool = True,
+    scope: str | None = None,
+    same_log_as: Sequence[str | Path] | None = None,
 ) -> Prepared:
     """The prepared history of ``paths`` (of ``scope``'s group, see :func:`prepare_files`):
-    from the store when its entry is current, else from the files (and the entry written)."""
-    return _stored(paths, scope, use_store=use_cache)
+    from the store when its entry is current, else from the files (and the entry written);
+    ``same_log_as``: see :func:`resolver.store.load_prepared`."""
+    return _stored(paths, scope, use_store=use_cache, same_log_as=same_log_as)
 
 
 def warm_in_background(

@@ -52,10 +52,17 @@ def prepare_files(files: Sequence[str], scope: str | None = None, **options) -> 
 
 
 def load_prepared(
-    paths: Sequence[str | Path], scope: str | None = None, use_store: bool = True
+    paths: Sequence[str | Path],
+    scope: str | None = None,
+    use_store: bool = True,
+    same_log_as: Sequence[str | Path] | None = None,
 ) -> Prepared:
     """The prepared history of ``paths`` (of ``scope``'s group): from the store when its entry
-    is current, else from the files (and the entry written)."""
+    is current, else from the files (and the entry written).
+
+    ``same_log_as``: other paths whose files hold the same events (``paths`` adds only
+    declarations without events, like the hook's identity file): their whole history's entry
+    lends the log it kept, so a first preparation need not read the JSON lines."""
     from resolver.language.loader import collect_files
 
     files = collect_files(paths)
@@ -70,6 +77,8 @@ def load_prepared(
     data = None if found is None else found.columns
     if data is None and scope is not None:  # the whole history's entry holds the same log
         data = Entry(entry_path(files)).columns(before.unscoped())
+    if data is None and same_log_as is not None:
+        data = _lent_log(same_log_as, before)
     kept_log = None if data is None else columns.unpack(data)
     project, log = _load(files, scope, kept_log)
     # The files were read twice (digested, then loaded): the entry is used or written only when
@@ -101,6 +110,20 @@ def load_prepared(
             entry.write(before, *stored, *kept_too, derived)
     prepared.memo = Memo(entry)
     return prepared
+
+
+def _lent_log(paths: Sequence[str | Path], before: Stamp) -> bytes | None:
+    """The log kept by the whole-history entry of ``paths``, when each of their files is one
+    of the files just digested (same name, same bytes)."""
+    from resolver.language.loader import collect_files
+
+    files = collect_files(paths)
+    digested = {stamp.given: stamp for stamp in before.files}
+    stamps = tuple(digested.get(name) for name in files)
+    if not files or None in stamps:
+        return None
+    lender = Stamp.of_digested(stamps)  # type: ignore[arg-type]
+    return Entry(entry_path(files)).columns(lender)
 
 
 def _kept(found: Found | None, project: Project) -> Kept | None:

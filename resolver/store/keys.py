@@ -71,6 +71,11 @@ class Stamp:
             stamps.append(FileStamp(resolved, size, digest.hexdigest(), str(name)))
         return cls(tuple(stamps), scope, _key(stamps, scope))
 
+    @classmethod
+    def of_digested(cls, stamps: Sequence[FileStamp], scope: str | None = None) -> Stamp:
+        """The stamp of files already digested (their stamps, in reading order)."""
+        return cls(tuple(stamps), scope, _key(stamps, scope))
+
     def unscoped(self) -> Stamp:
         """The stamp of the same files read whole (no scope), without reading them again."""
         return Stamp(self.files, None, _key(self.files, None))

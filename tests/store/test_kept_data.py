@@ -179,3 +179,25 @@ def test_a_history_named_otherwise_is_answered_with_its_own_names(tmp_path, monk
     relative = store.load_prepared([folder.name])
     assert relative.project.events[0].location.file.startswith(folder.name)
     assert whole.project.events[0].location.file.startswith(str(folder.resolve()))
+
+
+def test_a_history_with_a_declaration_added_borrows_the_log(tmp_path, monkeypatch):
+    """The hook reads PATHs plus its identity declaration (no events): the entry `status`
+    wrote for PATHs lends its log, and a forged lender (other bytes) lends nothing."""
+    folder = fixed(tmp_path)
+    extra = tmp_path / "as-agent.ol"
+    extra.write_text("actor bot-9 agent\n", encoding="utf-8")
+    store.load_prepared([folder])
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the log was read again")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(loader._Merger, "add_jsonl", refuse)
+        mine = store.load_prepared([folder, extra], scope="x0", same_log_as=[folder])
+    assert any(a.name == "bot-9" for a in mine.project.actors)
+    log = folder / "events.jsonl"
+    log.write_text(log.read_text(encoding="utf-8") + "\n", encoding="utf-8")  # other bytes
+    with monkeypatch.context() as patch, pytest.raises(AssertionError, match="read again"):
+        patch.setattr(loader._Merger, "add_jsonl", refuse)
+        store.load_prepared([folder, extra], scope="x1", same_log_as=[folder])
