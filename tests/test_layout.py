@@ -3,11 +3,13 @@
 The data flows one way, ``language → facts → engine → verdicts → faces``, and a package of that
 pipeline imports only the packages before it (:data:`PIPELINE`): the engine never reads a verdict,
 results never import phrasing, and a face cannot solve. Nothing of the pipeline imports what is
-built on it (:data:`OUTER`: the API, the agents, the CLI, the store, the test runner, the lab).
+built on it (:data:`OUTER`: the API, the agents, the CLI, the store, the test runner, the bench).
 The API (``resolver/api``) answers every command; the CLI keeps arguments, rendering choices and
-exit codes, so it reaches no engine, verdict, test runner or store but through the API; and no
-module imports the CLI but the CLI itself and ``resolver/__main__``. Imports inside functions
-count as much as those at the top. Every module stays within 400 lines.
+exit codes, so it, and the bench that times a user's history, reach no engine, verdict, test
+runner or store but through the API; and no module imports the CLI but the CLI itself and
+``resolver/__main__``. The laboratory (``lab/``, outside the wheel) may import anything of the
+package, and nothing in the package imports it. Imports inside functions count as much as those
+at the top. Every module, the lab's too, stays within 400 lines.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "resolver"
+LAB = PACKAGE.parent / "lab"
 
 #: Each package of the pipeline and the pipeline packages it may import.
 PIPELINE = {
@@ -28,11 +31,13 @@ PIPELINE = {
     "faces": {"language", "verdicts"},
 }
 #: What is built on the pipeline: none of it is imported by a pipeline package.
-OUTER = {"api", "agents", "bench", "cli", "evaluation", "ingest", "ledger", "store", "testing"}
-#: What the CLI reaches only through the API.
+OUTER = {"api", "agents", "benchmark", "cli", "ingest", "ledger", "store", "testing"}
+#: What the CLI (and the bench, :data:`THROUGH_API`) reaches only through the API.
 CLI_THROUGH_API = {"engine", "facts", "verdicts", "testing", "store"}
+#: The packages that reach :data:`CLI_THROUGH_API` only through the API.
+THROUGH_API = {"cli", "benchmark"}
 #: What the store (below the API: ``api.prepare`` reads through it) never imports.
-STORE_NEVER = {"api", "agents", "bench", "cli", "evaluation", "testing"}
+STORE_NEVER = {"api", "agents", "benchmark", "cli", "testing"}
 #: The modules allowed to import the CLI.
 CLI_IMPORTERS = {"cli", "__main__"}
 
@@ -48,18 +53,19 @@ NOT_YET: dict[tuple[str, str], str] = {}
 LIMIT = 400
 
 
-def _modules() -> list[tuple[str, str, Path]]:
-    """Every module as (dotted name, its package under ``resolver``, path)."""
+def _modules(root: Path = PACKAGE) -> list[tuple[str, str, Path]]:
+    """Every module of ``root`` (the package, or the lab) as (dotted name, its subpackage,
+    path)."""
     found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        parts = path.relative_to(PACKAGE).with_suffix("").parts
-        dotted = ".".join(("resolver", *parts)).removesuffix(".__init__")
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        dotted = ".".join((root.name, *parts)).removesuffix(".__init__")
         found.append((dotted, parts[0], path))
     return found
 
 
-def _imports(name: str, path: Path) -> set[str]:
-    """The ``resolver`` modules ``path`` imports anywhere in it (``from resolver import api``
+def _imports(name: str, path: Path, root: str = "resolver") -> set[str]:
+    """The ``root`` modules ``path`` imports anywhere in it (``from resolver import api``
     reads as ``resolver.api``; relative imports are resolved)."""
     found: set[str] = set()
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
@@ -69,13 +75,13 @@ def _imports(name: str, path: Path) -> set[str]:
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
-            if base == "resolver":
-                found.update(f"resolver.{alias.name}" for alias in node.names)
+            if base == root:
+                found.update(f"{root}.{alias.name}" for alias in node.names)
             else:
                 found.add(base)
         elif isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
-    return {m for m in found if m.startswith("resolver.")}
+    return {m for m in found if m == root or m.startswith(f"{root}.")}
 
 
 def _forbidden(package: str) -> set[str]:
@@ -83,7 +89,7 @@ def _forbidden(package: str) -> set[str]:
     banned = set()
     if package in PIPELINE:
         banned |= (set(PIPELINE) - PIPELINE[package] - {package}) | OUTER
-    if package == "cli":
+    if package in THROUGH_API:
         banned |= CLI_THROUGH_API
     if package == "store":
         banned |= STORE_NEVER
@@ -122,6 +128,22 @@ def test_an_allowed_import_is_still_made(module: str, target: str) -> None:
     assert target in _imports(module, path), f"{module} no longer imports {target}: unlist it"
 
 
+def test_the_package_never_imports_the_lab() -> None:
+    """The lab is not in the wheel: a module of ``resolver/`` that imported it would break on
+    every installed copy."""
+    found = {name: sorted(_imports(name, path, "lab")) for name, _, path in _modules()}
+    assert {name: lab for name, lab in found.items() if lab} == {}
+
+
+def test_the_lab_is_found() -> None:
+    """The lab's rules see its modules and their imports (``lab.bench`` is imported as such)."""
+    modules = {name: path for name, _, path in _modules(LAB)}
+    assert {"lab.bench.harness", "lab.study.run", "lab.evaluation.suite"} <= set(modules)
+    assert "lab.bench.generate" in _imports(
+        "lab.bench.harness", modules["lab.bench.harness"], "lab"
+    )
+
+
 def test_the_rules_see_imports_inside_functions() -> None:
     """The rules read every import, not only those at the top: the CLI's lazy ones count."""
     path = PACKAGE / "cli" / "mcp.py"
@@ -140,6 +162,6 @@ def test_the_api_names_what_it_exports() -> None:
 
 
 def test_modules_stay_small() -> None:
-    for name, _, path in _modules():
+    for name, _, path in [*_modules(), *_modules(LAB)]:
         lines = path.read_text(encoding="utf-8").count("\n")
         assert lines <= LIMIT, f"{name} has {lines} lines (limit {LIMIT})"

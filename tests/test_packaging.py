@@ -1,10 +1,12 @@
-"""The grammar and rules are found from a checkout and from an installed wheel."""
+"""The grammar and rules are found from a checkout and from an installed wheel; the wheel is the
+product alone, and the lab (``lab/``) travels in the sdist."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -22,6 +24,15 @@ def test_found_from_the_checkout():
     assert len(resources.rule_files()) >= 10
 
 
+def test_the_lab_is_in_the_sdist_and_not_in_the_wheel():
+    """What the build reads (the wheel itself is checked by the slow test below)."""
+    hatch = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["hatch"]
+    targets = hatch["build"]["targets"]
+    assert targets["wheel"]["packages"] == ["resolver"]
+    assert {"resolver", "lab", "tests", "fixtures"} <= set(targets["sdist"]["include"])
+    assert (ROOT / "lab" / "__main__.py").is_file()
+
+
 @pytest.mark.slow
 def test_wheel_carries_grammar_and_rules(tmp_path):
     build = subprocess.run(
@@ -37,6 +48,12 @@ def test_wheel_carries_grammar_and_rules(tmp_path):
     assert "resolver/_data/grammar/openloop.lark" in names
     assert "resolver/_data/rules/standpoint/timeline.lp" in names
     assert "resolver/faces/templates/report.html.j2" in names  # the HTML report's template
+    # The product alone: the lab (benchmarks, studies, the seeds' experiments) stays out.
+    assert "resolver/benchmark/timing.py" in names  # the product's `openloop bench PATH`
+    outside = ("lab/", "resolver/bench/", "resolver/evaluation/")
+    assert not [n for n in names if n.startswith(outside)], "the lab is not in the wheel"
+    assert "resolver/_data/schemas/bench_history.json" in names
+    assert "resolver/_data/schemas/eval.json" not in names  # the lab's schemas stay in lab/
     target = tmp_path / "site"
     subprocess.run(
         [

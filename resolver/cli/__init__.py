@@ -20,7 +20,6 @@ COMMANDS = (
     "ingest",
     "record",
     "ledger",
-    "eval",
     "ready",
     "brief",
     "hook",

@@ -31,6 +31,8 @@ from resolver.output import check_target
 INTERRUPTED = 130
 #: Options naming a file a command writes, checked before any work is done.
 _TARGETS = ("output", "junit")
+#: Commands that left the product for the lab (run from a checkout): one line says where.
+MOVED = {"eval": "python -m lab eval"}
 #: Each command's one line in ``openloop --help``: the listing is built from these alone, so
 #: that it imports no command (and with them clingo, Lark, networkx, Jinja2); a test holds them
 #: to the lines the commands register.
@@ -43,11 +45,10 @@ SUMMARIES = {
     "receipt": "print the work receipt of a task: evidence, waivers, findings, what remains",
     "graph": "draw the dependency and provenance graph (or the lifelines) at a standpoint",
     "report": "write one self-contained HTML page: verdicts, graph, lifelines, explanations",
-    "bench": "benchmark openloop on generated histories (floor, cold, warm, peak RSS)",
+    "bench": "time status (cold, on the store, warm), explain and check on your history",
     "ingest": "import git, GitHub, JUnit or a tracker (beads, Task Master, Backlog.md) as events",
     "record": "append one event to a JSON-lines log (the safe write path for agents and hooks)",
     "ledger": "keep a maintained open list in SQLite, with when and how far each was checked",
-    "eval": "reproduce the studies' experiments side by side with their figures",
     "ready": "list the obligations that can be worked on now, earliest bound first",
     "brief": "what is owed, most urgent first, in a compact text for an agent's context",
     "hook": "agent hooks: refuse a false completion inside the agent's loop",
@@ -101,6 +102,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns its exit code."""
     try:
         words = sys.argv[1:] if argv is None else list(argv)
+        if words and words[0] in MOVED:
+            moved = f"run '{MOVED[words[0]]}' in a checkout of openloop"
+            return _error(f"error: openloop {words[0]} moved to the lab: {moved}")
         args = _parser(_command_named(words)).parse_args(words)
     except KeyboardInterrupt:
         return _interrupted()

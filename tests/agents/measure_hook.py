@@ -27,8 +27,8 @@ from pathlib import Path
 
 from agent_helpers import EVENTS, HISTORY
 
+from lab.bench.generate import ensure
 from resolver.agents.identity import prepare_as
-from resolver.bench.generate import ensure
 
 PAYLOAD = Path(__file__).parent / "payloads" / "task_completed.json"
 RENAMES = {"deploys": "release-deploys", "docs": "release-docs"}

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from agent_helpers import EVENTS, HISTORY
 
+from lab.bench.generate import generate
 from resolver.agents import hook, warm
 from resolver.agents.hook import Call, Options, judge, refusal_text
-from resolver.bench.generate import generate
 from resolver.engine import prepared as engine
 from resolver.engine.prepared import Prepared, Standpoint
 from resolver.language.loader import collect_files, load

@@ -1,7 +1,9 @@
 """Every JSON output carries schema_version 1 and a kind, and validates against schemas/KIND.json.
 
 Each command that prints JSON is run on the bundled fixtures (every history folder), and each
-document is validated with jsonschema against the schema its ``kind`` names.
+document is validated with jsonschema against the schema its ``kind`` names. The lab's outputs
+(``python -m lab bench|eval``) have their schemas in ``lab/schemas/``
+(``tests/lab/test_lab_json_schemas.py``).
 """
 
 from __future__ import annotations
@@ -50,11 +52,7 @@ def validate(document: dict) -> str:
 def _json(capsys, args: list[str], codes=(0,)) -> Iterator[dict]:
     code = main(args)
     assert code in codes, (args, code, capsys.readouterr().err)
-    out = capsys.readouterr().out
-    if args[0] == "bench":
-        yield from (json.loads(line) for line in out.splitlines() if line.strip())
-    else:
-        yield json.loads(out)
+    yield json.loads(capsys.readouterr().out)
 
 
 @pytest.mark.parametrize("history", _histories(), ids=str)
@@ -97,30 +95,10 @@ def test_the_ledger_json_outputs_validate(capsys, tmp_path: Path):
     assert kinds == ["ledger_refresh", "ledger_rebuild", "ledger_list", "ledger_history"]
 
 
-def test_the_eval_and_bench_json_outputs_validate(capsys):
-    (evaluation,) = _json(capsys, ["eval", "commitments", "--format", "json", "--quiet"])
-    assert validate(evaluation) == "eval"
-    quick = ["--events", "200", "--runs", "1", "--standpoints", "1", "--warm-queries", "3"]
-    lines = list(_json(capsys, ["bench", *quick, "--json"]))
-    kinds = [validate(line) for line in lines]
-    assert kinds and kinds[0] == "bench" and set(kinds) <= {"bench", "ingest"}, kinds
-
-
-def test_the_bench_rows_of_larger_sizes_validate(tmp_path):
-    """The policies and ledger rows appear from 10k events: measured here on a small log (the
-    policies row) and from small rows (the ledger's ratios), as `bench --json` prints them."""
-    from resolver.bench import harness, ledger_bench, policy_bench
-
-    result = policy_bench.measure(400, tmp_path / "policies", 0, harness._child_env())
-    assert "error" not in result, result
-    assert validate({"schema_version": 1, **result}) == "policies"
-    rows = [
-        {"events": 10_000, "expectations": 200, "open": 87, "list_ms": 2.3},
-        {"events": 100_000, "expectations": 200, "open": 74, "list_ms": 2.7},
-        {"events": 10_000, "expectations": 1000, "open": 426, "list_ms": 8.2},
-    ]
-    ledger = {"schema_version": 1, "kind": "ledger", "rows": rows, **ledger_bench._ratios(rows)}
-    assert validate(ledger) == "ledger"
+def test_the_bench_json_output_validates(capsys):
+    args = ["bench", str(FIXTURES / "release"), "--at", "2024-08-28", "--standpoints", "2"]
+    (document,) = _json(capsys, [*args, "--json"])
+    assert validate(document) == "bench_history"
 
 
 def test_every_schema_file_is_a_valid_schema_and_names_its_kind():

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from resolver.bench.generate import GENERATOR_VERSION, generate
+from lab.bench.generate import GENERATOR_VERSION, generate
 from resolver.errors import Location
 from resolver.facts.writer import FactBase, build
 from resolver.language.eventlog_checks import checked_line

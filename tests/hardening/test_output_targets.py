@@ -171,14 +171,6 @@ def test_output_where_no_temporary_file_can_be_made_is_exit_2(release, tmp_path,
     assert err.count("\n") == 1 and "Permission denied" in err
 
 
-def test_bench_data_naming_a_file_is_exit_2(tmp_path, capsys):
-    data = tmp_path / "data"
-    data.write_text("not a folder\n", encoding="utf-8")
-    assert main(["bench", "--data", str(data), "--events", "20", "--runs", "1"]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "is not a folder" in err
-
-
 # --- one output path for every writer (issue 29, item 1) --------------------------------------
 #
 # Every importer's -o and --ol, --append and init go through resolver/output.py, as status -o

@@ -10,7 +10,6 @@ reading a 4 MB literal must stay within a small multiple of its size.
 from __future__ import annotations
 
 import contextlib
-import json
 import tracemalloc
 
 import pytest
@@ -50,24 +49,3 @@ def test_an_unterminated_huge_literal_is_reported_in_linear_memory():
     with pytest.raises(InputError, match="unterminated string"):
         parse_text(source, "big.ol")
     assert _peak(source) < PER_BYTE * len(source)
-
-
-def test_the_gaps_benchmark_history_and_its_twin_differ_only_in_seq(tmp_path):
-    from resolver import api
-    from resolver.bench import gaps_bench
-
-    gaps = gaps_bench.write(tmp_path / "gaps", 100, 5, 2)
-    twin = gaps_bench.write(tmp_path / "twin", 100, 5, 1)
-    assert (gaps / "history.ol").read_bytes() == (twin / "history.ol").read_bytes()
-    for one, other in zip(
-        (gaps / "events.jsonl").read_text().splitlines(),
-        (twin / "events.jsonl").read_text().splitlines(),
-        strict=True,
-    ):
-        a, b = json.loads(one), json.loads(other)
-        assert a.pop("seq") == 2 * b.pop("seq") - 1 and a == b
-    verdicts = {
-        name: {v.id: v.status for v in api.status(api.prepare([f]), at="2030-01-01").expectations}
-        for name, f in (("gaps", gaps), ("twin", twin))
-    }
-    assert verdicts["gaps"] == verdicts["twin"] == {f"x{i}": "SATISFIED" for i in range(5)}

@@ -2,7 +2,7 @@
 item 10).
 
 A shared tracker's numbers step by 2 on one project's channel, so every second number is a
-gap. The histories here are the benchmark's (``resolver.bench.gaps_bench``) at small sizes: the
+gap. The histories here are the benchmark's (``lab.bench.gaps_bench``) at small sizes: the
 gap atoms, the gap reasons, the ground program and the JSON must grow with gaps plus
 expectations, not with their product. Counts and sizes are asserted, never times. The spec's
 meanings stay: a relevant gap makes an open expectation UNKNOWN and its footprint incomplete,
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from lab.bench import gaps_bench
 from resolver import api
-from resolver.bench import gaps_bench
 from resolver.cli.main import main
 from resolver.faces import json_format, markdown, table
 from tests.helpers import resolve_text, verdict

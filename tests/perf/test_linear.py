@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from lab.bench.generate import default_expectations, ensure
 from resolver import api
-from resolver.bench.generate import default_expectations, ensure
 from resolver.cli.common import keep_loaded
 from resolver.engine.prepared import Standpoint
 from resolver.faces import json_format

@@ -1,4 +1,6 @@
-"""The policy fixtures as a user runs them: ``openloop test``, ``status`` JSON, lint, the bench."""
+"""The policy fixtures as a user runs them: ``openloop test``, ``status`` JSON, lint.
+
+The bench's policies row lives with the lab's tests (``tests/lab/bench/test_policy_bench.py``)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,6 @@ import sys
 from pathlib import Path
 
 from resolver import api
-from resolver.bench import policy_bench
 from resolver.engine.prepared import Prepared
 from resolver.language.loader import load
 from resolver.verdicts.lint import lint
@@ -133,19 +134,6 @@ def test_reduction_keeps_instance_verdicts() -> None:
         plain = api.status(Prepared(project, reduce=False, block_size=1), at=at)
         assert fast.expectations == plain.expectations
         assert fast.tasks == plain.tasks
-
-
-def test_the_bench_row_compares_policies_with_hand_declared_instances(
-    tmp_path: Path, monkeypatch
-) -> None:
-    monkeypatch.setattr(policy_bench, "RUNS", 1)
-    row = policy_bench.measure(1500, tmp_path / "bench")
-    assert row["same_verdicts"] is True
-    assert row["instances"] > 5
-    assert row["policies"] == 100
-    assert "declared by hand" in policy_bench.table(row)
-    declared = (tmp_path / "bench" / "declared.ol").read_text(encoding="utf-8")
-    assert declared.count("expectation ") == row["instances"]
 
 
 def test_a_receipt_of_a_task_instance_before_its_trigger_says_so() -> None:

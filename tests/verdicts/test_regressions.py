@@ -84,8 +84,8 @@ def test_check_grounds_a_small_multiple_of_status(tmp_path) -> None:
     # grounded the explanation rules over atoms the solver had not decided yet: 15x the ground
     # program of `status` at 5k events, 7 GB and 100 s at 20k, quadratic. Measured here without
     # a clock, as ground rules.
+    from lab.bench.generate import generate
     from resolver.api import gate_facts
-    from resolver.bench.generate import generate
 
     history = generate(tmp_path, events=3000, expectations=40)
     prepared = api.prepare(history.paths)
