@@ -47,40 +47,7 @@ ELSEWHERE: dict[tuple[str, str], str] = {
     ("docs/design/performance.md", "docs/modI/"): "a folder of the generated history",
 }
 #: Pages others are rewriting now: their stale paths are theirs to mend (then drop the entry).
-BEING_REWRITTEN: dict[str, set[str]] = {
-    "docs/design/accuracy.md": {
-        "docs/ingest.md",
-        "docs/output-caps.md",
-        "docs/performance.md",
-        "docs/tasks-and-receipts.md",
-        "resolver/bench/study.py",  # now lab/study/run.py
-        "resolver/bench/study_claims.py",  # now lab/study/claims.py
-        "resolver/bench/study_labels.py",  # now lab/study/labels.py
-        "tests/study",  # now tests/lab/study
-        "tests/study/test_small_study.py",
-        "tests/study/test_study.py",
-        "tests/study/test_truth.py",
-    },
-    "docs/design/performance.md": {
-        "docs/accuracy.md",
-        "resolver/bench/generate.py",  # now lab/bench/
-        "resolver/bench/ingest_bench.py",
-        "resolver/bench/longlived_floor.py",
-        "resolver/bench/own_peak.py",  # now resolver/benchmark/own_peak.py
-        "resolver/bench/policy_bench.py",
-        "resolver/bench/sqlite_compare.py",
-        "resolver/engine/partition.py",  # now resolver/api/parallel.py and engine/groups.py
-        "tests/perf/test_longlived_floor.py",  # now tests/lab/bench/
-        "tests/perf/test_own_peak.py",  # now tests/benchmark/
-        "tests/study",  # now tests/lab/study
-        "tests/columns/test_columns_facts.py",  # now tests/facts/
-        "tests/test_explain_items.py",  # now tests/properties/
-        "tests/test_reduction.py",  # now tests/properties/
-        "tests/test_scoped.py",  # now tests/engine/
-        "tests/test_stratified.py",  # now tests/engine/
-        "tests/test_time_chain.py",  # now tests/facts/
-    },
-}
+BEING_REWRITTEN: dict[str, set[str]] = {}
 
 
 def _prose_and_commands(text: str) -> tuple[str, list[str]]:

@@ -30,7 +30,6 @@ NOT_YET = "not yet converted: import the words from resolver.vocabulary"
 EXCEPTIONS: dict[str, str] = {
     "vocabulary.py": "the one place the words are spelled",
     "ingest/github.py": "maps GitHub's close reasons onto our markers: GitHub's words, not a list",
-    "bench/study.py": PENDING,  # the study's truth labels: statuses as tuples
     "language/builder.py": NOT_YET,  # the words a test block may expect
     "testing/runner.py": NOT_YET,  # the claim markers
     "cli/record.py": NOT_YET,  # --outcome's choices

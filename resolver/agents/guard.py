@@ -75,7 +75,7 @@ _GIT_WRITES = _names(
 _INTERPRETERS = re.compile(r"^(python[\d.]*|node|ruby|perl|php|lua|deno|bun|pwsh|powershell)$")
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish"})
 _READ_OPENLOOP = _names(
-    "status check explain ready brief report graph lint test receipt eval ledger bench"
+    "status check explain ready brief report graph lint test receipt ledger bench"
 )
 
 

@@ -68,7 +68,7 @@ def claims_done(
     """The text holds a done word, not negated, outside paths (see the module's docstring).
 
     ``done`` and ``subject`` are the two word lists; the accuracy study passes others to
-    measure another reading of a claim (``resolver/bench/study_claims.py``).
+    measure another reading of a claim (``lab/study/claims.py``).
     """
     for raw in text.splitlines():
         line = words(_PATHLIKE.sub(" ", raw))
