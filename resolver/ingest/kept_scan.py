@@ -80,7 +80,7 @@ def keep(name: str, data: bytes, state: Any) -> None:
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".scan-")
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                json.dump(document, stream, separators=(",", ":"))
+                stream.write(json.dumps(document, separators=(",", ":")))  # the C encoder
             os.replace(temporary, path)
         finally:
             Path(temporary).unlink(missing_ok=True)
