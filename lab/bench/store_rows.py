@@ -21,17 +21,16 @@ on the same history, in CPU seconds and as ratios to the floor:
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import statistics
 import subprocess
 import tempfile
 from collections.abc import Callable
-from contextlib import contextmanager
 from pathlib import Path
 
 from lab.bench.cpu import cpu_seconds
 from resolver.benchmark import own_peak
+from resolver.benchmark.timing import cache_folder
 
 #: (key, field, limit, from events, description). ``status_unchanged`` is judged against
 #: 2 x floor plus the start-up measured in the same run (see :func:`verdicts`).
@@ -62,20 +61,6 @@ HOOK_PAYLOAD = {
     "task_id": "1",
     "task_subject": "Release the bench history",
 }
-
-
-@contextmanager
-def cache_folder(folder: str | Path):
-    """Point this process (and the commands it starts) at ``folder`` as the cache."""
-    before = os.environ.get("OPENLOOP_CACHE_DIR")
-    os.environ["OPENLOOP_CACHE_DIR"] = str(folder)
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop("OPENLOOP_CACHE_DIR", None)
-        else:
-            os.environ["OPENLOOP_CACHE_DIR"] = before
 
 
 def command(argv: list[str], stdin: bytes | None = None) -> own_peak.Finished:

@@ -137,10 +137,10 @@ def _warm(prepared: api.Prepared, count: int) -> float | None:
 
 
 @contextmanager
-def _cache(scratch: str) -> Iterator[None]:
-    """Point this process and the commands it starts at a cache folder inside ``scratch``."""
+def cache_folder(folder: str | Path) -> Iterator[None]:
+    """Point this process and the commands it starts at ``folder`` as the cache."""
     before = os.environ.get("OPENLOOP_CACHE_DIR")
-    os.environ["OPENLOOP_CACHE_DIR"] = str(Path(scratch) / "cache")
+    os.environ["OPENLOOP_CACHE_DIR"] = str(folder)
     try:
         yield
     finally:
@@ -148,6 +148,11 @@ def _cache(scratch: str) -> Iterator[None]:
             os.environ.pop("OPENLOOP_CACHE_DIR", None)
         else:
             os.environ["OPENLOOP_CACHE_DIR"] = before
+
+
+def _cache(scratch: str):
+    """A cache folder inside ``scratch`` (see :func:`cache_folder`)."""
+    return cache_folder(Path(scratch) / "cache")
 
 
 def table(document: dict) -> str:
