@@ -144,6 +144,18 @@ def test_the_lab_is_found() -> None:
     )
 
 
+def test_the_rules_see_the_families_folders() -> None:
+    """A module in a family's folder (``verdicts/explanation/``, ``faces/explanation/``) belongs
+    to its top package: the flow and the line limit hold for it as for any other."""
+    modules = {name: (package, path) for name, package, path in _modules()}
+    assert modules["resolver.verdicts.explanation.tree"][0] == "verdicts"
+    assert modules["resolver.verdicts.graph.builder"][0] == "verdicts"
+    package, path = modules["resolver.faces.explanation.text"]
+    assert package == "faces"
+    assert "resolver.verdicts.explanation.view" in _imports("resolver.faces.explanation.text", path)
+    assert "faces" in _forbidden("verdicts")
+
+
 def test_the_rules_see_imports_inside_functions() -> None:
     """The rules read every import, not only those at the top: the CLI's lazy ones count."""
     path = PACKAGE / "cli" / "mcp.py"

@@ -78,7 +78,7 @@ def measure(
     from resolver.api import check_document
     from resolver.engine.prepared import Standpoint
     from resolver.engine.query import Query
-    from resolver.faces.explanation_text import render_text
+    from resolver.faces.explanation.text import render_text
     from resolver.verdicts.explanation import explain_at
     from resolver.verdicts.resolution import resolve
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from resolver.engine.prepared import Prepared, Standpoint
-from resolver.faces import explanation_text
+from resolver.faces.explanation import text as explanation_text
 from resolver.faces.safe_text import visible
 from resolver.times import format_time
 from resolver.verdicts.explanation import key_reason_of

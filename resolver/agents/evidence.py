@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from resolver.engine.prepared import Prepared
-from resolver.faces.explanation_text import phrase
+from resolver.faces.explanation.text import phrase
 from resolver.verdicts.explanation import explain, walk
 from resolver.verdicts.resolution import Resolution
 

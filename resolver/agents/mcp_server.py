@@ -41,7 +41,7 @@ from resolver.agents.warm import signature
 from resolver.api import Prepared
 from resolver.errors import InputError
 from resolver.faces import receipt_text
-from resolver.faces.explanation_text import to_document
+from resolver.faces.explanation.text import to_document
 from resolver.faces.json_format import to_dict as status_dict
 from resolver.ingest.record import append_event
 from resolver.language.loader import collect_files

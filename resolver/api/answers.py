@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from resolver.agents.brief import Brief
     from resolver.agents.ready import ReadyList
     from resolver.verdicts.audit import AuditResult, CloseGate
-    from resolver.verdicts.explanation_view import Node
+    from resolver.verdicts.explanation.view import Node
     from resolver.verdicts.receipt import Receipt
 
 __all__ = [

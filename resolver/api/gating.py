@@ -83,7 +83,7 @@ def scope_label(task: str | None, before: str | None, size: int) -> str:
 
 def key_reason(prepared: Prepared, resolution: Resolution, ident: str) -> str:
     """The one-line key reason of an item (``key_reason`` atom, ``rules/query/explain.lp``)."""
-    from resolver.faces.explanation_text import line  # phrasing: only when a reason is asked
+    from resolver.faces.explanation.text import line  # phrasing: only when a reason is asked
     from resolver.verdicts.explanation import key_reason_of
 
     return line(key_reason_of(prepared, resolution, ident))

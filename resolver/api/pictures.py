@@ -2,7 +2,7 @@
 
 The graph is built by :mod:`resolver.verdicts.graph` from one solve, its edge labels phrased by
 :mod:`resolver.faces.palette`; what a picture draws (which rejected candidates, at most how
-many nodes) is :mod:`resolver.verdicts.graph_views` and :mod:`resolver.verdicts.graph_caps`.
+many nodes) is :mod:`resolver.verdicts.graph.views` and :mod:`resolver.verdicts.graph.caps`.
 This module is imported only by a command that draws: it pulls in networkx (and the report,
 Jinja2).
 """
@@ -19,9 +19,9 @@ from resolver.engine.prepared import Prepared, Standpoint
 from resolver.engine.query import Query
 from resolver.errors import InputError
 from resolver.verdicts import graph as graphs
-from resolver.verdicts import graph_views
-from resolver.verdicts.graph_caps import DEFAULT_MAX_NODES, Omission, cap
-from resolver.verdicts.graph_views import REJECTED_CHOICES, drawable, scalar_copy
+from resolver.verdicts.graph import views as graph_views
+from resolver.verdicts.graph.caps import DEFAULT_MAX_NODES, Omission, cap
+from resolver.verdicts.graph.views import REJECTED_CHOICES, drawable, scalar_copy
 from resolver.verdicts.resolution import Resolution, resolve
 
 __all__ = [
@@ -41,7 +41,7 @@ class Drawing:
 
     ``graph`` holds every node and edge (of the focused item's neighbourhood, if one was asked):
     what the data formats write. ``drawn`` keeps only the rejected candidates asked for
-    (:func:`~resolver.verdicts.graph_views.drawable`): what a picture draws.
+    (:func:`~resolver.verdicts.graph.views.drawable`): what a picture draws.
     """
 
     resolution: Resolution

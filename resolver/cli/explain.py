@@ -16,7 +16,7 @@ from resolver.cli.common import (
     standpoint,
 )
 from resolver.errors import InputError
-from resolver.faces.explanation_text import render_text, to_document
+from resolver.faces.explanation.text import render_text, to_document
 from resolver.faces.safe_text import terminal
 
 

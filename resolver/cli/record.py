@@ -13,6 +13,7 @@ from typing import Any
 
 from resolver.errors import InputError
 from resolver.ingest.record import append_event
+from resolver.vocabulary import OUTCOMES
 
 _MARKERS = (
     ("completes", "the event completes these expectations or tasks"),
@@ -75,7 +76,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--outcome",
-        choices=("confirmed", "unknown", "failed"),
+        choices=OUTCOMES,
         help="whether the effect is confirmed (default), unknown or failed",
     )
     parser.add_argument("--at", metavar="T", help="when it happened (ISO-8601; default: now)")

@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from resolver import __version__
-from resolver.faces.explanation_text import line
+from resolver.faces.explanation.text import line
 from resolver.faces.safe_text import markdown, spelled, terminal
 from resolver.faces.sarif import SCHEMA_URI
 from resolver.times import format_time

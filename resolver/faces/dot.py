@@ -143,7 +143,7 @@ def render(
 ) -> str:
     """The graph as DOT text; ``href`` may link nodes (e.g. to anchors in the HTML report)."""
     title = f"openloop at {graph.graph.get('at', '')} (known {graph.graph.get('known', '')})"
-    if graph.graph.get("note"):  # what a capped picture left out (verdicts/graph_caps.py)
+    if graph.graph.get("note"):  # what a capped picture left out (verdicts/graph/caps.py)
         title += f"; {graph.graph['note']}"
     out = [
         "digraph openloop {",

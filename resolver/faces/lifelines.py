@@ -6,7 +6,7 @@ where a candidate was rejected, orange for proposals. Relevant sequence gaps are
 bound is a diamond and the standpoint a dashed line across every row. Everything drawn is read
 from the verdicts and from the graph built by :mod:`resolver.verdicts.graph`; nothing is
 decided here. On a long history :func:`rows_shown` keeps at most N rows, chosen as the capped
-graph chooses its items (:mod:`resolver.verdicts.graph_caps`: what is still owed first), and
+graph chooses its items (:mod:`resolver.verdicts.graph.caps`: what is still owed first), and
 the drawing says what it left out.
 
 >>> from resolver import api
@@ -33,7 +33,7 @@ from resolver.faces.safe_text import xml_document
 from resolver.language.model import Project
 from resolver.times import format_time
 from resolver.verdicts import graph as graphs
-from resolver.verdicts import graph_caps
+from resolver.verdicts.graph import caps as graph_caps
 from resolver.verdicts.resolution import ExpectationVerdict, Resolution
 
 WIDTH = 1000

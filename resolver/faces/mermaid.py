@@ -68,7 +68,7 @@ def _class_name(attrs: Mapping) -> str:
 def render(graph: nx.MultiDiGraph, legend: bool = True) -> str:
     """The graph as Mermaid flowchart text."""
     title = f"openloop at {graph.graph.get('at', '')} (known {graph.graph.get('known', '')})"
-    if graph.graph.get("note"):  # what a capped picture left out (verdicts/graph_caps.py)
+    if graph.graph.get("note"):  # what a capped picture left out (verdicts/graph/caps.py)
         title += f"; {graph.graph['note']}"
     out = ["---", f'title: "{escape(title)}"', "---", "flowchart LR"]
     order = {kind: i for i, kind in enumerate(palette.KIND_ORDER)}

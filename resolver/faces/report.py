@@ -28,10 +28,10 @@ from markupsafe import Markup
 
 from resolver.errors import InputError
 from resolver.faces import dot, lifelines, mermaid, palette
-from resolver.faces.explanation_text import phrase
+from resolver.faces.explanation.text import phrase
 from resolver.language.model import Project
 from resolver.times import format_time
-from resolver.verdicts.explanation_view import Node
+from resolver.verdicts.explanation.view import Node
 from resolver.verdicts.resolution import Resolution
 
 _STYLE = """

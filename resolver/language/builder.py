@@ -45,7 +45,7 @@ from resolver.language.model import (
     Template,
     TestBlock,
 )
-from resolver.vocabulary import FLAGS
+from resolver.vocabulary import CONFIDENCE, FINDINGS, FLAGS, STATUSES, TASK_STATUSES
 
 __all__ = [
     "CONFIDENCE_CLASSES",
@@ -55,14 +55,13 @@ __all__ = [
     "Builder",
 ]
 
-#: Status words a test may expect, lower case as written (stored upper case).
-STATUSES = ("open", "satisfied", "cancelled", "superseded", "waived", "unknown", "not_opened")
+# The status words a test may expect (``STATUSES``, lower case as written, stored upper case)
+# and its task verdicts (``TASK_STATUSES``, stored upper case) are the vocabulary's own lists.
+
 #: Confidence classes a test may expect (stored upper case).
-CONFIDENCE_CLASSES = ("corroborated_open", "incomplete_search", "unknown")
-#: Task verdicts a test may expect (stored upper case).
-TASK_STATUSES = ("complete", "incomplete", "unknown")
+CONFIDENCE_CLASSES = CONFIDENCE
 #: Finding kinds a test may expect (stored lower case).
-FINDING_KINDS = ("false_completion", "false_pending")
+FINDING_KINDS = FINDINGS
 
 
 class Builder(Transformer):

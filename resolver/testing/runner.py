@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from resolver import vocabulary
 from resolver.engine import prepared as engine
 from resolver.engine.prepared import Prepared
-from resolver.faces import explanation_text
+from resolver.faces.explanation import text as explanation_text
 from resolver.faces.safe_text import terminal
 from resolver.language.model import Assertion, StandpointClause, TestBlock
 from resolver.times import format_time
@@ -242,9 +242,7 @@ class TestRunner:
         reason = None
         if not passed:
             claims = [
-                f"{m.kind} {m.target}"
-                for m in event.markers
-                if m.kind in ("claims_complete", "reports_pending")
+                f"{m.kind} {m.target}" for m in event.markers if m.kind in vocabulary.CLAIM_MARKERS
             ]
             if not claims:
                 reason = f"{a.target} carries no claims_complete or reports_pending marker"

@@ -22,7 +22,7 @@ from resolver.engine.prepared import Prepared, Standpoint
 from resolver.engine.query import Query
 from resolver.language.model import Project
 from resolver.verdicts.explanation import item_number, key_reason_of
-from resolver.verdicts.explanation_view import Node
+from resolver.verdicts.explanation.view import Node
 from resolver.verdicts.resolution import Resolution, resolve
 from resolver.vocabulary import (
     AUDIT_STATES,

@@ -181,7 +181,7 @@ def test_graph_edges_carry_the_reason_sentences(release):
 
     from resolver.faces import palette
     from resolver.verdicts import graph as graphs
-    from resolver.verdicts import graph_views
+    from resolver.verdicts.graph import views as graph_views
 
     point = api.standpoint("2024-08-28")
     drawn = html.unescape(report_page(release, point, rejected="candidates", use_graphviz=False))

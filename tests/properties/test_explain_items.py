@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from resolver import api
 from resolver.engine.prepared import Prepared, Standpoint
-from resolver.faces.explanation_text import render_text, to_document
+from resolver.faces.explanation.text import render_text, to_document
 from resolver.language.model import Project
 from resolver.verdicts import caps
 from resolver.verdicts.explanation import explain, query_facts

@@ -17,7 +17,7 @@ from resolver.engine.plateau import Memo, Thresholds, family
 from resolver.engine.prepared import Prepared, Standpoint
 from resolver.engine.query import Query
 from resolver.faces import json_format, markdown, table
-from resolver.faces.explanation_text import line, phrase
+from resolver.faces.explanation.text import line, phrase
 from resolver.language.model import Project
 from resolver.verdicts.explanation import explain_at
 from resolver.verdicts.resolution import resolve

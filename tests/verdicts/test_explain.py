@@ -13,7 +13,7 @@ from resolver import api
 from resolver.cli.main import main
 from resolver.engine.prepared import Prepared
 from resolver.errors import InputError
-from resolver.faces.explanation_text import line, phrase, render_text, to_json
+from resolver.faces.explanation.text import line, phrase, render_text, to_json
 from resolver.verdicts import explanation
 from resolver.verdicts.explanation import Node, walk
 from resolver.verdicts.resolution import Resolution

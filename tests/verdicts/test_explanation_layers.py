@@ -11,8 +11,8 @@ from importlib import resources
 
 from resolver import api
 from resolver.api import report_page as page
-from resolver.faces import explanation_text
-from resolver.faces.explanation_text import line, phrase, render_text, to_json
+from resolver.faces.explanation import text as explanation_text
+from resolver.faces.explanation.text import line, phrase, render_text, to_json
 from resolver.verdicts import caps
 from resolver.verdicts.explanation import Node, explain_at, key_reason_of, walk
 from tests.helpers import prepare_text

@@ -23,7 +23,7 @@ from resolver.cli import graph as graph_command
 from resolver.cli.main import main
 from resolver.faces import dot, lifelines, mermaid, palette
 from resolver.verdicts import graph as graphs
-from resolver.verdicts import graph_views
+from resolver.verdicts.graph import views as graph_views
 from tests.helpers import prepare_text
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from resolver.verdicts import graph_caps
+from resolver.verdicts.graph import caps as graph_caps
 from tests.caps_histories import AT, busy, many, openloop, write
 
 

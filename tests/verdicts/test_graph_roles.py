@@ -16,7 +16,7 @@ from resolver import api
 from resolver.cli.main import main
 from resolver.faces import dot, mermaid
 from resolver.verdicts import graph as graphs
-from resolver.verdicts import graph_views
+from resolver.verdicts.graph import views as graph_views
 
 AT = "2024-09-01"
 HISTORY = """

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from resolver import api
-from resolver.faces.explanation_text import line, render_text
+from resolver.faces.explanation.text import line, render_text
 from resolver.verdicts import receipt
 from resolver.verdicts.explanation import explain_at, key_reason_of
 from tests.helpers import prepare_text

@@ -503,7 +503,7 @@ def test_an_agent_may_still_reopen_by_contradiction():
 
 def test_the_explanation_says_why_an_agents_record_is_a_claim():
     from resolver import api
-    from resolver.faces.explanation_text import phrase, render_text
+    from resolver.faces.explanation.text import phrase, render_text
     from resolver.verdicts import explanation
     from tests.helpers import prepare_text
 

@@ -4,7 +4,7 @@
 triggered it, and each ``when`` condition with whether that event met it, read from the rules'
 ``instance`` (at the standpoint) and ``cond_met`` (prepared) atoms; the conditions themselves
 are written back in the language's own syntax (:func:`condition_text`, which the JSON data
-holds too); the sentences are phrased in ``resolver/faces/explanation_text.py``.
+holds too); the sentences are phrased in ``resolver/faces/explanation/text.py``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from resolver.language.model import Condition
-from resolver.verdicts.explanation_view import Node
+from resolver.verdicts.explanation.view import Node
 from resolver.verdicts.resolution import ExpectationVerdict, TaskVerdict
 
 __all__ = ["condition_text", "instance_nodes"]

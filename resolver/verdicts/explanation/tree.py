@@ -4,13 +4,13 @@ The rules decide and say why (``rules/standpoint/reasons.lp``, ``rules/query/exp
 these modules only arrange their atoms into a tree of :class:`Node` steps, each holding what
 it is about (``kind``, ``code``, ``event``, ``data``) and the values its sentence is made of
 (``say``: model objects, ids, times), with no words. The words are the faces' job:
-``resolver/faces/explanation_text.py`` phrases a tree, renders it as indented text and as the
+``resolver/faces/explanation/text.py`` phrases a tree, renders it as indented text and as the
 JSON document. This module holds the query, the entry points and the atom view; the sections
-of an expectation's tree are built in ``expectation_explanation.py`` and
-``explanation_sections.py``, a task's in ``task_explanation.py``.
+of an expectation's tree are built in ``expectation.py`` and
+``sections.py``, a task's in ``task.py``.
 
 >>> from resolver import api
->>> from resolver.faces.explanation_text import render_text
+>>> from resolver.faces.explanation.text import render_text
 >>> from resolver.verdicts.explanation import explain_at
 >>> history = api.prepare(["fixtures/release"])                          # doctest: +SKIP
 >>> print(render_text(explain_at(history, api.standpoint("2024-08-23"), "intent-401")))
@@ -27,10 +27,10 @@ from resolver.engine.prepared import Prepared, Standpoint
 from resolver.engine.query import Query
 from resolver.errors import InputError
 from resolver.language.model import Project
-from resolver.verdicts.expectation_explanation import expectation_tree, key_node
-from resolver.verdicts.explanation_view import Node, View, walk
+from resolver.verdicts.explanation.expectation import expectation_tree, key_node
+from resolver.verdicts.explanation.task import task_key_node, task_tree
+from resolver.verdicts.explanation.view import Node, View, walk
 from resolver.verdicts.resolution import Resolution, resolve
-from resolver.verdicts.task_explanation import task_key_node, task_tree
 from resolver.vocabulary import CLOSED_STATUSES, UNSETTLED_STATUSES
 
 __all__ = [
@@ -175,7 +175,7 @@ def _check_listed(prepared: Prepared, resolution: Resolution, ident: str) -> Non
 
 def key_reason_of(prepared: Prepared, resolution: Resolution, ident: str) -> Node:
     """The one step saying why an item has its status (``key_reason`` atom, ``explain.lp``),
-    a ``key_reason`` node to phrase (``resolver.faces.explanation_text.line``)."""
+    a ``key_reason`` node to phrase (``resolver.faces.explanation.text.line``)."""
     expectation = prepared.project.expectation(ident)
     view = View(prepared, resolution)
     if expectation is None or not view.rows("key_reason", item_number(prepared, ident)):

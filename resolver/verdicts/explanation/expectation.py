@@ -2,7 +2,7 @@
 
 Each step is read from the rules' atoms of one explained standpoint (``View``) and holds the
 values its sentence is made of; the closing, footprint, bound, preconditions and flags are built
-in ``explanation_sections.py``. No words here: ``resolver/faces/explanation_text.py`` phrases.
+in ``sections.py``. No words here: ``resolver/faces/explanation/text.py`` phrases.
 """
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ from typing import Any
 from resolver import times
 from resolver.engine.prepared import Standpoint
 from resolver.language.model import Expectation
-from resolver.verdicts.explanation_sections import (
+from resolver.verdicts.explanation.instance import instance_nodes
+from resolver.verdicts.explanation.sections import (
     bound_node,
     closing_node,
     flags_node,
     footprint_node,
     preconditions_node,
 )
-from resolver.verdicts.explanation_view import Node, View
-from resolver.verdicts.instance_explanation import instance_nodes
+from resolver.verdicts.explanation.view import Node, View
 from resolver.verdicts.resolution import ExpectationVerdict, Reason
 
 #: Reason codes that speak about one examined candidate.

@@ -1,7 +1,7 @@
 """Words for explanations: phrasing explanation atoms with the model's ids, times and values.
 
-The shared phrasing of ``explanation_phrases.py`` (an expectation's steps) and
-``explanation_text.py`` (tasks, key reasons): openings, markers and their authority, the text
+The shared phrasing of ``phrases.py`` (an expectation's steps) and
+``text.py`` (tasks, key reasons): openings, markers and their authority, the text
 linker's measurements, bounds and ``--why-not`` lines. The tree (what is said) is built in
 ``resolver/verdicts/``; nothing here decides anything.
 """

@@ -1,8 +1,8 @@
 """One sentence per step of an explanation tree: the words of each kind of node.
 
-The tree (``resolver/verdicts/explanation.py``) says what each step is about and holds the
+The tree (``resolver/verdicts/explanation/tree.py``) says what each step is about and holds the
 values its sentence is made of; this module only turns them into words, through the shared
-phrasing of ``explain_words.py`` (openings, markers, links, bounds, ``--why-not``) and
+phrasing of ``words.py`` (openings, markers, links, bounds, ``--why-not``) and
 ``words.py`` (reason atoms). :data:`PHRASES` maps a node's kind (or its ``say["as"]``) to the
 function that phrases it.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from resolver import times
-from resolver.faces.explain_words import (
+from resolver.faces.explanation.words import (
     agent_claim_text,
     authority_text,
     bound_text,
@@ -26,7 +26,7 @@ from resolver.faces.explain_words import (
 )
 from resolver.faces.words import describe, show_value
 from resolver.language.model import Expectation, Project
-from resolver.verdicts.explanation_view import Node
+from resolver.verdicts.explanation.view import Node
 from resolver.verdicts.resolution import Reason
 from resolver.vocabulary import CONFIDENCE, LATER_CLOSES, TIERS, per_word
 

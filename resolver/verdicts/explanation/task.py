@@ -1,15 +1,15 @@
 """A task's explanation tree: its opening, each obligation, its verdict and the findings.
 
 Read from the typed verdicts and the rules' ``task_because`` atoms (which obligations decide the
-task's status); no words here (``resolver/faces/explanation_text.py`` phrases).
+task's status); no words here (``resolver/faces/explanation/text.py`` phrases).
 """
 
 from __future__ import annotations
 
 from resolver.language.model import Task
-from resolver.verdicts.expectation_explanation import standpoint_node
-from resolver.verdicts.explanation_view import Node, View
-from resolver.verdicts.instance_explanation import instance_nodes
+from resolver.verdicts.explanation.expectation import standpoint_node
+from resolver.verdicts.explanation.instance import instance_nodes
+from resolver.verdicts.explanation.view import Node, View
 
 
 def task_tree(view: View, task: Task) -> Node:

@@ -1,7 +1,7 @@
 """An explanation tree in words: phrased, as indented text, and as the JSON document.
 
-``resolver/verdicts/explanation.py`` builds the tree from the rules' atoms with no words in it;
-:func:`phrase` gives every node its sentence (``explanation_phrases.py`` for an expectation's
+``resolver/verdicts/explanation/tree.py`` builds the tree from the rules' atoms with no words in it;
+:func:`phrase` gives every node its sentence (``phrases.py`` for an expectation's
 steps, this module for a task's, a policy instance's and the one-line key reason), keeping a
 text a node already has. Three renderers read a phrased tree: :func:`render_text` (an indented
 argument for a reviewer), :func:`to_json` and :func:`to_document` (the same tree for tools and
@@ -15,12 +15,12 @@ from dataclasses import replace
 from typing import Any
 
 from resolver import times
-from resolver.faces.explain_words import event_label, sets_text, show_time
-from resolver.faces.explanation_phrases import PHRASES, Phrase, reasons_text
+from resolver.faces.explanation.phrases import PHRASES, Phrase, reasons_text
+from resolver.faces.explanation.words import event_label, sets_text, show_time
 from resolver.faces.safe_text import visible
 from resolver.faces.words import describe
 from resolver.language.model import Project, Task
-from resolver.verdicts.explanation_view import Node
+from resolver.verdicts.explanation.view import Node
 from resolver.verdicts.resolution import Standpoint
 from resolver.vocabulary import PENDING_STATUSES, upper
 

@@ -11,7 +11,8 @@ Node ids are ``KIND:ID`` (``expectation:intent-401``, ``event:commit-118``, ``ac
 ``task:release-prep``); edges are keyed by their kind, so users can ask networkx directly:
 
 >>> from resolver import api
->>> from resolver.verdicts import graph, graph_views               # doctest: +SKIP
+>>> from resolver.verdicts import graph                               # doctest: +SKIP
+>>> from resolver.verdicts.graph import views as graph_views         # doctest: +SKIP
 >>> history = api.prepare(["fixtures/release"])                         # doctest: +SKIP
 >>> g = graph.build(history, api.status(history, at="2024-08-28"))      # doctest: +SKIP
 >>> g.edges["expectation:intent-401", "event:commit-118", "closed_by"]["tier"]  # doctest: +SKIP
@@ -34,7 +35,7 @@ declaration wins over a pattern. Results are not phrased here: the sentence of a
 ``rejected`` edge (its ``detail``) comes from the ``phrase`` a caller passes (the faces'
 ``palette.sentences``); without one the edges carry their codes only. The questions users ask
 of the graph (``blocked_by``, ``focus``) and the views pictures draw (``drawable``) are in
-:mod:`resolver.verdicts.graph_views`.
+:mod:`resolver.verdicts.graph.views`.
 """
 
 from __future__ import annotations

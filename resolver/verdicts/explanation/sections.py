@@ -3,7 +3,7 @@
 Each section is read from the rules' atoms (``transition_taken``, ``tie``, ``reopen_taken``,
 ``bound_from``, ``precondition``, ``blocked_by``, ``unmet_by``...) and from the typed verdict;
 it holds the values its sentences are made of and no words
-(``resolver/faces/explanation_text.py`` phrases them).
+(``resolver/faces/explanation/text.py`` phrases them).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 from resolver import times
 from resolver.language.model import Expectation
-from resolver.verdicts.explanation_view import Node, View
+from resolver.verdicts.explanation.view import Node, View
 from resolver.verdicts.resolution import ExpectationVerdict
 
 

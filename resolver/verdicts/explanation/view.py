@@ -1,7 +1,7 @@
 """The explanation tree's node and the atom view its builders read.
 
 :class:`Node` is one step of an explanation with no words in it: what it is about and the
-values its sentence is made of; a face phrases it (``resolver/faces/explanation_text.py``).
+values its sentence is made of; a face phrases it (``resolver/faces/explanation/text.py``).
 :class:`View` indexes the atoms of one solved standpoint by item, so that building the tree of
 one item looks its atoms up instead of scanning them.
 """
@@ -24,7 +24,7 @@ class Node:
     ``tie``, ``flag``...), ``code`` the rule that spoke (a rejection reason, a tier, a flag),
     ``event`` the event it is about, ``data`` the values a tool reads. ``say`` holds what the
     sentence is made of; ``text`` is empty until a face phrases the node
-    (``resolver.faces.explanation_text.phrase``), which keeps a text already set.
+    (``resolver.faces.explanation.text.phrase``), which keeps a text already set.
     """
 
     kind: str
