@@ -6,8 +6,8 @@ itself (measured: a 100k ``status --format json`` that peaks at 355 MB read as 8
 bench's measuring process started it). So the bench starts each command through
 :data:`LAUNCHER`, which runs it in the child and, when it ends, writes to a file the high-water
 mark of the child's own memory (``VmHWM``, which starts afresh at ``exec``) or, if larger, that
-of the workers it waited for (``RUSAGE_CHILDREN``), in kB. The launcher imports nothing the
-command would not import itself.
+of the workers it waited for (``RUSAGE_CHILDREN``), in kB. The launcher runs the command as
+``python -m resolver`` does and imports nothing the command would not import itself.
 """
 
 from __future__ import annotations
@@ -23,13 +23,15 @@ from pathlib import Path
 
 #: Run by ``python -c``: argv is ``REPORT OPENLOOP-ARGS...``.
 LAUNCHER = """\
-import resource, sys
+import resource, runpy, sys
 report = sys.argv[1]
 sys.argv = ["openloop", *sys.argv[2:]]
-from resolver.cli.main import main
 code = 1
 try:
-    code = main(sys.argv[1:])
+    runpy.run_module("resolver", run_name="__main__", alter_sys=True)  # python -m resolver
+    code = 0
+except SystemExit as done:
+    code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
 finally:
     own = 0
     try:
