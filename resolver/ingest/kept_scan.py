@@ -63,12 +63,13 @@ def read(name: str, head: bytes) -> tuple[int, dict[str, Any]] | None:
     return size, {"lines": lines, "ids": ids, "last_seq": last_seq, "last_recorded": last}
 
 
-def keep(name: str, data: bytes, state: Any) -> None:
-    """Keep ``state`` as the scan of ``data`` (the log's whole bytes now); best effort."""
+def keep(name: str, size: int, digest: str, state: Any) -> None:
+    """Keep ``state`` as the scan of the log's first ``size`` bytes (their SHA-256 ``digest``,
+    hex); best effort."""
     document = {
         "format": _FORMAT,
-        "size": len(data),
-        "digest": hashlib.sha256(data).hexdigest(),
+        "size": size,
+        "digest": digest,
         "lines": state.lines,
         "ids": state.ids,
         "last_seq": state.last_seq,

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import hashlib
 import json
 import os
 import tempfile
@@ -115,25 +116,31 @@ def scan(name: str, data: bytes, state: LogState | None = None) -> LogState:
 
 
 #: Per process, what has been scanned of each log (by device and inode): its size then, its last
-#: bytes, and the state. A log only grows, so a later append reads only the lines added since;
-#: if the file is shorter or its bytes before that point differ, it was rewritten: scan it anew.
-_SCANNED: dict[tuple[int, int], tuple[int, bytes, LogState]] = {}
+#: bytes, the state and a running SHA-256 of the bytes read. A log only grows, so a later append
+#: reads only the lines added since; if the file is shorter or its bytes before that point
+#: differ, it was rewritten: scan it anew.
+_SCANNED: dict[tuple[int, int], tuple[int, bytes, LogState, Any]] = {}
 _TAIL = 64
 
 
-def _resume(fd: int, key: tuple[int, int], size: int, name: str) -> LogState:
+def _resume(fd: int, key: tuple[int, int], size: int, name: str) -> tuple[LogState, Any]:
+    """The log's state at ``size`` bytes, and a SHA-256 of those bytes (kept between appends,
+    so that keeping the scan never reads the log again)."""
     cached = _SCANNED.pop(key, None)
     if cached is not None:
-        offset, tail, state = cached
+        offset, tail, state, digest = cached
         if offset <= size and os.pread(fd, len(tail), offset - len(tail)) == tail:
             state.name = name
-            return scan(name, _read(fd, offset, size), state)
+            added = _read(fd, offset, size)
+            digest.update(added)
+            return scan(name, added, state), digest
     data = _read(fd, 0, size)
+    digest = hashlib.sha256(data)
     kept = kept_scan.read(name, data)  # another process's scan (resolver/ingest/kept_scan.py)
     if kept is not None:
         offset, fields = kept
-        return scan(name, data[offset:], LogState(name, **fields))
-    return scan(name, data)
+        return scan(name, data[offset:], LogState(name, **fields)), digest
+    return scan(name, data), digest
 
 
 @contextlib.contextmanager
@@ -154,11 +161,17 @@ def locked_log(log: str | Path) -> Iterator[tuple[int, LogState]]:
             _fsync_folder(path)
         info = os.fstat(fd)
         key = (info.st_dev, info.st_ino)
-        state = _resume(fd, key, info.st_size, name)
+        state, digest = _resume(fd, key, info.st_size, name)
         yield fd, state  # on an exception the state may be ahead of the file: not cached
         size = os.fstat(fd).st_size
-        _SCANNED[key] = (size, os.pread(fd, min(size, _TAIL), size - min(size, _TAIL)), state)
-        kept_scan.keep(name, _read(fd, 0, size), state)
+        digest.update(_read(fd, info.st_size, size))  # only the lines this append wrote
+        kept_scan.keep(name, size, digest.hexdigest(), state)
+        _SCANNED[key] = (
+            size,
+            os.pread(fd, min(size, _TAIL), size - min(size, _TAIL)),
+            state,
+            digest,
+        )
     finally:
         os.close(fd)  # closing releases the lock
 

@@ -131,7 +131,9 @@ def _kept(found: Found | None, project: Project) -> Kept | None:
     policies' instances it kept are handed to ``project`` (as building the facts would)."""
     if found is None or found.names is None or found.thresholds is None or not found.derived:
         return None
-    interner = names.unpack(found.names, sorted(set(project.events.ids)))  # type: ignore[attr-defined]
+    # The loader gives the events in id order without repeats (the order the fact writer
+    # interns them in), so the ids are the interner's head as they stand.
+    interner = names.unpack(found.names, project.events.ids)  # type: ignore[attr-defined]
     derived = parsed.decode_items(found.derived)
     if interner is None or derived is None:
         return None

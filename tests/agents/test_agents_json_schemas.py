@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 
 import jsonschema
@@ -18,6 +17,7 @@ import pytest
 
 from resolver import api
 from resolver.cli.main import main
+from tests import schema_check
 
 SCHEMAS = Path("schemas")
 FIXTURES = Path("fixtures")
@@ -28,25 +28,9 @@ def _histories() -> list[Path]:
     return sorted({p.parent for p in FIXTURES.rglob("*.ol")})
 
 
-@cache
-def _validator(kind: str) -> jsonschema.Draft202012Validator:
-    path = SCHEMAS / f"{kind}.json"
-    assert path.is_file(), f"no schema for kind {kind!r}"
-    schema = json.loads(path.read_text(encoding="utf-8"))
-    jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
-
-
 def validate(document: dict) -> str:
     """Validate one document against its kind's schema; returns the kind."""
-    assert document.get("schema_version") == 1, document.keys()
-    kind = document.get("kind")
-    assert isinstance(kind, str), document.keys()
-    errors = sorted(_validator(kind).iter_errors(document), key=lambda e: list(e.path))
-    assert not errors, f"{kind}: " + "; ".join(
-        f"{'/'.join(map(str, e.path))}: {e.message}" for e in errors[:5]
-    )
-    return kind
+    return schema_check.validate(document, SCHEMAS)
 
 
 def _json(capsys, args: list[str], codes=(0,)) -> Iterator[dict]:

@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from resolver.api import parallel as partition
 from resolver.engine.prepared import Prepared, Standpoint
 from resolver.engine.query import Query
-from resolver.errors import Location
 from resolver.faces import json_format
 from resolver.language.loader import load
 from resolver.language.model import (
@@ -33,16 +32,9 @@ from resolver.language.model import (
 )
 from resolver.times import parse_time
 from resolver.verdicts.resolution import resolve
+from tests.store.histories import DAY, HERE, ITEMS, KEYS, MARKERS, START, VALUES, WORDS
 
 ROOT = Path(__file__).resolve().parents[2]
-HERE = Location("random.ol", 1, 1)
-DAY = 86400
-START = 1_720_000_000
-ITEMS = ("x0", "x1", "x2", "x3", "x4", "t0", "t1")
-WORDS = ("backup", "postgres", "move", "done", "rotate", "token", "docs", "fixed", "cache")
-KEYS = ("backup.backend", "flag.x", "token.version", "cache.size", "docs.page")
-VALUES = ("PostgreSQL", "SQLite", "on", "off", "2")
-MARKERS = ("completes", "cancels", "waives", "reopens", "supersedes", "claims_complete")
 
 
 def single(project: Project, point: Standpoint) -> str:

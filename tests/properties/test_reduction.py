@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 
 from resolver.engine.prepared import Prepared, Standpoint
 from resolver.engine.query import Query
-from resolver.errors import Location
 from resolver.language.model import (
     Actor,
     Assignment,
@@ -21,14 +20,11 @@ from resolver.language.model import (
     Task,
 )
 from resolver.verdicts.resolution import resolve
+from tests.store.histories import DAY, HERE, START, VALUES
 
-HERE = Location("random.ol", 1, 1)
-DAY = 86400
-START = 1_720_000_000  # 2024-07-03
 CHANNELS = ("commits", "issues", "sessions")
 WORDS = ("backup", "postgres", "move", "done", "rotate", "token", "docs", "cleanup", "fixed")
 KEYS = ("backup.backend", "flag.x", "token.version")
-VALUES = ("PostgreSQL", "SQLite", "on", "off", "2")
 
 
 @st.composite
