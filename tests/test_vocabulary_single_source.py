@@ -2,11 +2,12 @@
 
 A module that needs the closed statuses, the tiers or the markers imports them from there (which
 ``tests/rules/test_vocabulary.py`` checks against the rules), so that adding a word is one edit.
-This test reads every module of the package and fails on a tuple, list, set or dict literal
-that holds at least three words of one vocabulary list (every word of a shorter list), upper or
-lower case. A table with something to say per word (a colour per status, a sentence per class)
-is written as ``vocabulary.per_word(WORDS, {...})``, which checks it names every word once; its
-literal is allowed. Any other exception is listed below by name, with its reason.
+This test reads every module of the package and of the laboratory beside it (``lab/``) and fails
+on a tuple, list, set or dict literal that holds at least three words of one vocabulary list
+(every word of a shorter list), upper or lower case. A table with something to say per word (a
+colour per status, a sentence per class) is written as ``vocabulary.per_word(WORDS, {...})``,
+which checks it names every word once; its literal is allowed. Any other exception is listed
+below by name, with its reason.
 """
 
 from __future__ import annotations
@@ -23,13 +24,18 @@ from resolver.faces.explanation import text as explanation_text
 from resolver.faces.explanation import words as explain_words
 
 PACKAGE = Path(vocabulary.__file__).parent
+ROOT = PACKAGE.parent
+#: The folders scanned: the product and the laboratory (which imports the product's words).
+SCANNED = ("resolver", "lab")
 #: Another change is rewriting these modules; they import the words when it lands.
 PENDING = "pending"
 
-#: Modules allowed to spell a list, with the reason (paths relative to the package).
+#: Modules allowed to spell a list, with the reason (paths relative to the repository).
 EXCEPTIONS: dict[str, str] = {
-    "vocabulary.py": "the one place the words are spelled",
-    "ingest/github.py": "maps GitHub's close reasons onto our markers: GitHub's words, not a list",
+    "resolver/vocabulary.py": "the one place the words are spelled",
+    "resolver/ingest/github.py": (
+        "maps GitHub's close reasons onto our markers: GitHub's words, not a list"
+    ),
 }
 
 
@@ -105,8 +111,10 @@ def copies(source: str, lists: dict[str, frozenset[str]]) -> list[str]:
 def test_no_module_spells_a_vocabulary_list_again() -> None:
     lists = _lists()
     found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        relative = path.relative_to(PACKAGE).as_posix()
+    scanned = [path for folder in SCANNED for path in sorted((ROOT / folder).rglob("*.py"))]
+    assert any(path.is_relative_to(ROOT / "lab") for path in scanned), "the lab is scanned"
+    for path in scanned:
+        relative = path.relative_to(ROOT).as_posix()
         if relative not in EXCEPTIONS:
             found += [f"{relative}:{hit}" for hit in copies(path.read_text(), lists)]
     assert not found, "import these words from resolver.vocabulary:\n" + "\n".join(found)
@@ -129,8 +137,8 @@ def test_every_exception_still_spells_a_list() -> None:
     a pending one may move or go while its change lands."""
     lists = _lists()
     for name, reason in EXCEPTIONS.items():
-        if name != "vocabulary.py" and reason != PENDING:
-            assert copies((PACKAGE / name).read_text(), lists), name
+        if name != "resolver/vocabulary.py" and reason != PENDING:
+            assert copies((ROOT / name).read_text(), lists), name
 
 
 def test_a_per_word_table_names_every_word_once() -> None:

@@ -25,7 +25,7 @@ from pathlib import Path
 from lab.study.claims import Measured, claim_rows
 from lab.study.issues import IssueTruth
 from lab.study.truth import GitTruth, StudyPoint, TodoKey
-from resolver import api, times
+from resolver import api, times, vocabulary
 from resolver.verdicts.resolution import ExpectationVerdict
 
 __all__ = ["Pair", "StudyResult", "claimed_sample", "declarations", "run_study"]
@@ -42,9 +42,10 @@ policy todo-debt {
 """
 
 #: What each openloop status says about a TODO comment / an issue (UNKNOWN is its own word:
-#: git never justifies it on these histories, so every UNKNOWN is a disagreement).
-_TODO_WORD = {"OPEN": "open", "SATISFIED": "removed", "SUPERSEDED": "file_deleted"}
-_CLOSED = {"SATISFIED", "SUPERSEDED", "CANCELLED", "WAIVED"}
+#: git never justifies it on these histories, so every UNKNOWN is a disagreement). A TODO's
+#: other statuses (OPEN) say their own word; an issue's closed ones all say "closed".
+_TODO_WORD = {"SATISFIED": "removed", "SUPERSEDED": "file_deleted"}
+_CLOSED = frozenset(vocabulary.upper(vocabulary.CLOSED_STATUSES))
 _FALSE_CLOSERS = ("merge", "revert")
 
 
