@@ -92,6 +92,33 @@ def _ensure(path: Path, content: bytes) -> None:
         raise
 
 
+def declared(path: str | Path, name: str) -> Project:
+    """The parse of the declaration file at ``path`` for ``name``, built without the grammar's
+    parser: the file's bytes are openloop's own (:func:`_declaration`), so its parse is known.
+    ``tests/agents`` checks it equals the parser's for every identity form."""
+    file = str(path)
+    line = _declaration(name).decode().split("\n").index(f"actor {name} agent") + 1
+    return Project(sources=(file,), actors=(Actor(name, "agent", Location(file, line, 1)),))
+
+
+def keep_parse(path: str | Path, name: str) -> None:
+    """Keep the declaration's parse where the store keeps parsed ``.ol`` files: a hook's first
+    claim then never builds the grammar's parser (importing Lark and computing its tables cost
+    more than the rest of that claim's preparation). The entry is keyed as the store keys every
+    parse (the file's bytes, its name, the code); one that is missing or reads as anything but
+    the declaration (a torn or changed copy) is written again, as the file itself is."""
+    from resolver.store import parsed
+
+    file = str(path)
+    expected = declared(file, name)
+    entry = parsed._entry(file, _declaration(name))
+    if entry.exists():
+        with parsed.keeping():
+            if parsed.parse_file(file) == expected:
+                return
+    parsed._keep(entry, expected)
+
+
 def with_identity(paths: Sequence[str | Path], name: str) -> list[str | Path]:
     """PATHs plus the identity's declaration (last, so a conflict is reported at it)."""
     return [*paths, declaration_file(name)]
@@ -114,12 +141,14 @@ def prepare_as(
     from resolver.agents.warm import load_prepared
 
     extended = with_identity(paths, name)
-    declared = Path(extended[-1])
+    declaration = Path(extended[-1])
+    if use_cache:
+        keep_parse(declaration, name)
     try:
         # The declaration holds no event: the history read as `status` reads it lends its log.
         return load_prepared(extended, use_cache, scope=scope, same_log_as=paths)
     except InputError as exc:
-        if exc.location is None or Path(exc.location.file) != declared:
+        if exc.location is None or Path(exc.location.file) != declaration:
             raise
     # The project declares the identity otherwise (a principal): it acts as an agent anyway.
     from resolver.api import scoped

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from resolver.engine.prepared import Prepared, Standpoint
-from resolver.verdicts.gate import GateReading, gate_facts, read_gate
 from resolver.verdicts.resolution import Resolution, resolve
 
 if TYPE_CHECKING:
     from resolver.verdicts.ci_items import CiItem
+    from resolver.verdicts.gate import GateReading
 
 __all__ = [
     "GATE_EXIT",
@@ -66,6 +66,8 @@ def check(
 ) -> Check:
     """The gate at ``point`` over every expectation, a ``task``'s obligations, or the
     expectations bounded by the event ``before``; unknown ids are input errors."""
+    from resolver.verdicts.gate import gate_facts, read_gate  # the gate's: not a hook's key reason
+
     resolution = resolve(prepared, point, gate_facts(prepared, task, before))
     gate = read_gate(prepared, resolution)
     return Check(prepared, resolution, gate, scope_label(task, before, len(gate.scope)))

@@ -8,6 +8,7 @@ Each host module has ``NAME``, ``HOST_CAP`` (its own cap on consecutive stop blo
 
 from __future__ import annotations
 
+import importlib
 from types import ModuleType
 
 #: Host names as the command line spells them, to their modules.
@@ -15,8 +16,10 @@ HOSTS = ("claude-code", "codex", "cursor", "copilot", "gemini")
 
 
 def host(name: str) -> ModuleType:
-    """The protocol module of one host."""
-    from resolver.agents.hosts import claude_code, codex, copilot, cursor, gemini
-
-    modules = {m.NAME: m for m in (claude_code, codex, cursor, copilot, gemini)}
-    return modules[name]
+    """The protocol module of one host (only that one is imported: a hook call pays for its
+    own host's protocol, not the four others')."""
+    if name not in HOSTS:
+        raise KeyError(name)
+    module = importlib.import_module(f"resolver.agents.hosts.{name.replace('-', '_')}")
+    assert name == module.NAME
+    return module
