@@ -71,20 +71,22 @@ def read_jsonl_text(text: str, filename: str) -> EventColumns:
     return columns
 
 
-def read_jsonl_into(text: str, filename: str, columns: EventColumns) -> None:
+def read_jsonl_into(text: str, filename: str, columns: EventColumns, first_line: int = 1) -> None:
     """Append the events of JSON-lines text to ``columns``, in file order.
 
     Lines are split on ``\\n`` only: JSON strings may hold a raw U+2028, which
     :meth:`str.splitlines` would wrongly treat as a line break. When a line is bad, the rows
-    this text added are taken back before the error is raised.
+    this text added are taken back before the error is raised. ``first_line``: the number of
+    the text's first line in its file, when the text is the lines appended to a log read
+    before (:mod:`resolver.store.appends`); only a file's first line may begin with a BOM.
     """
-    if text.startswith("\ufeff"):
+    if first_line == 1 and text.startswith("\ufeff"):
         text = text[1:]
     mark = columns.mark()
     fast = _fast_row
     days: dict[str, int] = {}
     try:
-        for number, line in enumerate(text.split("\n"), start=1):
+        for number, line in enumerate(text.split("\n"), start=first_line):
             if line[:1] == "{" and fast(line, filename, number, columns, days):
                 continue
             if not line.strip():

@@ -11,10 +11,11 @@ standpoint of the two default families already answered on its plateau is a look
 Anything else is a miss: the history is prepared from the files as usual and the entry is
 replaced. The JSON-lines log stays the source of truth; deleting the cache changes no answer.
 
-Appending to a log is a change of content like any other: the entry is rebuilt. Event numbers
-are ranks of the sorted event ids (the rules break ties by them), so an appended event renumbers
-the events after it in id order and every stored atom that names them (docs/design/performance.md,
-"The store").
+Appending to a log changes its content: the entry no longer answers. The log is then read as an
+increment (:mod:`resolver.store.appends`): the columns the entry kept, and only the lines added.
+The history is still prepared again: event numbers are ranks of the sorted event ids (the rules
+break ties by them), so an appended event renumbers the events after it in id order and every
+stored atom that names them (docs/design/increments.md).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from resolver.engine.plateau import Memo
 from resolver.engine.prepared import Kept, Prepared
 from resolver.language.event_columns import EventColumns
 from resolver.language.model import Project
-from resolver.store import columns, names, parsed
+from resolver.store import appends, columns, names, parsed
 from resolver.store.entry import Entry, Found
 from resolver.store.keys import Stamp, entry_path
 
@@ -80,6 +81,10 @@ def load_prepared(
     if data is None and same_log_as is not None:
         data = _lent_log(same_log_as, before)
     kept_log = None if data is None else columns.unpack(data)
+    if kept_log is None:  # an append since the entry was written: read only the lines added
+        kept_log = appends.grown_log(entry, before)
+        if kept_log is None and scope is not None:
+            kept_log = appends.grown_log(Entry(entry_path(files)), before.unscoped())
     project, log = _load(files, scope, kept_log)
     # The files were read twice (digested, then loaded): the entry is used or written only when
     # both readings saw the same bytes, so a write racing with the load costs a solve, never

@@ -55,6 +55,7 @@ CREATE TABLE columns (id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL,
                       digest TEXT NOT NULL);
 CREATE TABLE answers (family TEXT NOT NULL, plateau INTEGER NOT NULL, query TEXT NOT NULL,
                       atoms BLOB NOT NULL, digest TEXT NOT NULL, ground_rules INTEGER NOT NULL,
+                      verdicts BLOB, verdicts_digest TEXT,
                       PRIMARY KEY (family, plateau, query));
 """
 
@@ -216,6 +217,23 @@ class Entry:
         except (sqlite3.Error, ValueError):
             return None
 
+    def log_before(self) -> tuple[str, list[tuple[str, int, str]], bytes] | None:
+        """Whatever key the entry holds: that key, the stamps of the files it was derived from
+        (in reading order) and the log's columns. An append reads the log as an increment of
+        these (:mod:`resolver.store.appends`), which checks the key itself."""
+        try:
+            with contextlib.closing(self._connect()) as db:
+                meta = dict(db.execute("SELECT name, value FROM meta").fetchall())
+                rows = db.execute("SELECT path, size, digest FROM files ORDER BY position")
+                files = [tuple(row) for row in rows.fetchall()]
+                log = db.execute("SELECT data, digest FROM columns").fetchone()
+        except (sqlite3.Error, ValueError):
+            return None
+        data = _unpack_bytes(log)
+        if meta.get("format") != str(FORMAT) or not isinstance(meta.get("key"), str):
+            return None
+        return None if data is None else (meta["key"], files, data)  # type: ignore[return-value]
+
     def files(self) -> list[tuple[str, int, str]] | None:
         """The stamps of the input files the entry was derived from, in reading order."""
         try:
@@ -255,13 +273,54 @@ class Entry:
                 db.execute("BEGIN IMMEDIATE")
                 if _current(db) == self.key:
                     db.execute(
-                        "INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?)",
+                        "INSERT OR REPLACE INTO answers (family, plateau, query, atoms, digest, "
+                        "ground_rules) VALUES (?, ?, ?, ?, ?, ?)",
                         (*key, blob, digest, ground_rules),
                     )
                     db.execute(
                         "DELETE FROM answers WHERE rowid NOT IN "
                         "(SELECT rowid FROM answers ORDER BY rowid DESC LIMIT ?)",
                         (ANSWERS_KEPT,),
+                    )
+                db.execute("COMMIT")
+        except sqlite3.Error:
+            pass
+
+    def verdicts(self, key: tuple[str, int, str]) -> str | None:
+        """The typed verdicts kept beside a stored answer (JSON text), if any and intact."""
+        if self.key is None:
+            return None
+        try:
+            with contextlib.closing(self._connect()) as db:
+                if _current(db) != self.key:
+                    return None
+                row = db.execute(
+                    "SELECT verdicts, verdicts_digest FROM answers "
+                    "WHERE family = ? AND plateau = ? AND query = ?",
+                    key,
+                ).fetchone()
+        except (sqlite3.Error, ValueError):
+            return None
+        data = _unpack_bytes(row)
+        try:
+            return None if data is None else zlib.decompress(data).decode("utf-8")
+        except (zlib.error, UnicodeDecodeError):
+            return None
+
+    def keep_verdicts(self, key: tuple[str, int, str], text: str) -> None:
+        """Keep typed verdicts beside the stored answer of ``key`` (best effort): JSON, and
+        checked against its SHA-256 when read, like the atoms."""
+        if self.key is None:
+            return
+        data = zlib.compress(text.encode("utf-8"), 1)
+        try:
+            with contextlib.closing(self._connect()) as db:
+                db.execute("BEGIN IMMEDIATE")
+                if _current(db) == self.key:
+                    db.execute(
+                        "UPDATE answers SET verdicts = ?, verdicts_digest = ? "
+                        "WHERE family = ? AND plateau = ? AND query = ?",
+                        (data, hashlib.sha256(data).hexdigest(), *key),
                     )
                 db.execute("COMMIT")
         except sqlite3.Error:
