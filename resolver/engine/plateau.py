@@ -38,6 +38,15 @@ class Backing(Protocol):
 
     def keep(self, key: tuple[str, int, str], text: str, ground_rules: int) -> None: ...
 
+    def verdicts(self, key: tuple[str, int, str]) -> str | None:
+        """The typed verdicts kept beside the answer of ``key`` (:mod:`resolver.verdicts.
+        kept`'s JSON text), if any."""
+        ...
+
+    def keep_verdicts(self, key: tuple[str, int, str], text: str) -> None:
+        """Keep the typed verdicts read from the answer of ``key`` beside it."""
+        ...
+
 
 class Thresholds:
     """The sorted, distinct times a standpoint's answer can turn on (encoded seconds)."""
@@ -109,6 +118,21 @@ class Memo:
             self._views.move_to_end(key)
             while len(self._views) > self.size:
                 self._views.popitem(last=False)
+
+    def verdicts(self, key: tuple[str, int, str]) -> str | None:
+        """The typed verdicts the backing keeps beside the answer of ``key``: a fresh process
+        on an answered plateau decodes them instead of reading the atoms into verdicts."""
+        if self.backing is None:
+            return None
+        found = self.backing.verdicts(key)
+        if found is not None:
+            self.hits += 1
+        return found
+
+    def keep_verdicts(self, key: tuple[str, int, str], text: str) -> None:
+        """Hand the backing the typed verdicts read from the answer of ``key``."""
+        if self.backing is not None:
+            self.backing.keep_verdicts(key, text)
 
     def put(self, key: tuple[str, int, str], text: str, ground_rules: int) -> None:
         """Keep a solved answer (and hand it to the backing)."""

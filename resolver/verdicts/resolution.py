@@ -371,6 +371,8 @@ def resolve(
 
     ``reasons`` None takes the query's (by default: with reasons).
     """
+    from resolver.verdicts import kept  # (it reads this module's classes)
+
     asked = as_query(query)
     if reasons is not None:
         asked = replace(asked, reasons=reasons)
@@ -378,15 +380,21 @@ def resolve(
     # On a plateau already read in this process, the verdicts read then (the same atoms give
     # the same verdicts; only the standpoint they are shown at differs).
     memo, key = prepared.memo, prepared.memo_key(standpoint, asked)
-    view = None if memo is None or key is None else (*key, reasons, asked.key_reasons_only)
+    flags = (reasons, asked.key_reasons_only)
+    view = None if memo is None or key is None else (*key, *flags)
     if view is not None and memo is not None:
         found = memo.view(view)
         if isinstance(found, Resolution):
             return replace(found, standpoint=standpoint)
+        # Answered on this plateau by another process: the verdicts it read, kept beside the
+        # atoms (resolver/verdicts/kept.py); the atoms are read only if a face asks for them.
+        decoded = kept.lookup(
+            memo, view, flags, standpoint, lambda: prepared.solve(standpoint, asked)
+        )
+        if decoded is not None:
+            return decoded
     atoms = prepared.solve(standpoint, asked)
-    resolution = read(
-        prepared, standpoint, atoms, with_reasons=reasons, key_only=asked.key_reasons_only
-    )
+    resolution = read(prepared, standpoint, atoms, with_reasons=reasons, key_only=flags[1])
     if view is not None and memo is not None:
-        memo.keep_view(view, resolution)
+        kept.remember(memo, view, resolution, flags)
     return resolution

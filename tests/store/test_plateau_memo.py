@@ -13,14 +13,16 @@ from resolver import times
 from resolver.agents.brief import brief
 from resolver.agents.ready import ready, render_text, to_dict
 from resolver.api import check_document
+from resolver.engine.atoms import Atoms
 from resolver.engine.plateau import Memo, Thresholds, family
 from resolver.engine.prepared import Prepared, Standpoint
 from resolver.engine.query import Query
 from resolver.faces import json_format, markdown, table
 from resolver.faces.explanation.text import line, phrase
 from resolver.language.model import Project
+from resolver.verdicts import kept
 from resolver.verdicts.explanation import explain_at
-from resolver.verdicts.resolution import resolve
+from resolver.verdicts.resolution import read, resolve
 from tests.store.histories import DAY, histories, standpoints
 
 
@@ -42,6 +44,29 @@ def faces(prepared: Prepared, point: Standpoint) -> list[str]:
     for ident in ("x0", "x3", "t1"):
         out.append(line(phrase(explain_at(prepared, point, ident), prepared.project)))
     return out
+
+
+class Backing:
+    """An in-memory stand-in for the store's entry: answers and kept verdicts as text only, so
+    a fresh memo over it reads them back as a new process reads the SQLite file."""
+
+    def __init__(self) -> None:
+        self.answers: dict[tuple[str, int, str], tuple[str, int]] = {}
+        self.kept: dict[tuple[str, int, str], str] = {}
+
+    def answer(self, key):
+        return self.answers.get(key)
+
+    def keep(self, key, text, ground_rules):
+        self.answers[key] = (text, ground_rules)
+        self.kept.pop(key, None)
+
+    def verdicts(self, key):
+        return self.kept.get(key)
+
+    def keep_verdicts(self, key, text):
+        if key in self.answers:
+            self.kept[key] = text
 
 
 def pair(project: Project) -> tuple[Prepared, Prepared]:
@@ -66,6 +91,31 @@ def test_every_face_from_the_memo_equals_a_fresh_solve(project: Project, points)
     for point in [*points, points[0]]:
         assert faces(memo, point) == faces(fresh, point)
     assert memo.memo is not None and memo.memo.hits > 0
+
+
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(histories(), st.lists(standpoints(), min_size=2, max_size=5))
+def test_every_face_from_kept_verdicts_equals_a_fresh_solve(project: Project, points):
+    """The typed verdicts kept beside an answer (resolver/verdicts/kept.py), decoded by a fresh
+    memo as another process would, print every face as a fresh solve does."""
+    memo, fresh = pair(project)
+    backing = Backing()
+    memo.memo = Memo(backing)
+    for point in points:
+        faces(memo, point)
+    assert backing.kept  # every default-family answer read keeps its verdicts
+    for point in [*points, points[0]]:
+        memo.memo = Memo(backing)  # nothing in memory: verdicts decoded from the kept text
+        assert faces(memo, point) == faces(fresh, point)
+    for key, text in backing.kept.items():  # and equal, field for field, to the atoms' reading
+        flags = (key[2].startswith("1"), "key_reasons_only." in key[2])
+        decoded = kept.decode(text, flags, points[0], lambda: Atoms(""))
+        again = read(memo, points[0], Atoms(*backing.answers[key]), *flags)
+        assert repr(decoded) == repr(again)
 
 
 @settings(
