@@ -214,3 +214,28 @@ def test_wrong_types(extra: dict, message: str) -> None:
 def test_duplicate_key_in_one_object() -> None:
     text = '{"id": "e", "channel": "c", "at": "2024-01-01", "channel": "d"}'
     assert error_of(text) == "log.jsonl:1: error: field 'channel' is given twice"
+
+
+def test_appended_lines_are_numbered_from_their_place_in_the_file() -> None:
+    """The store reads the lines appended to a log alone (resolver/store/appends.py): they keep
+    their numbers in the file, and a BOM is a file's first character only."""
+    from resolver.language.event_columns import EventColumns
+    from resolver.language.eventlog import read_jsonl_into
+
+    whole = '{"id": "a", "channel": "c", "at": "2024-07-01"}\n\n'
+    added = '{"id": "b", "channel": "c", "at": "2024-07-02"}\n{"id": "c", "channel": "c"}\n'
+    columns = read_jsonl_text(whole, "log.jsonl")
+    with pytest.raises(InputError) as fresh:
+        read_jsonl_text(whole + added, "log.jsonl")
+    with pytest.raises(InputError) as alone:
+        read_jsonl_into(added, "log.jsonl", columns, first_line=3)
+    assert str(alone.value) == str(fresh.value) and "log.jsonl:4" in str(fresh.value)
+    assert len(columns) == 1  # the rows of the refused text are taken back
+    read_jsonl_into(added.splitlines()[0], "log.jsonl", columns, first_line=3)
+    assert columns.location(1) == Location("log.jsonl", 3)
+    bom = "\ufeff" + added.splitlines()[0]
+    with pytest.raises(InputError) as fresh:
+        read_jsonl_text(whole + bom, "log.jsonl")
+    with pytest.raises(InputError) as alone:
+        read_jsonl_into(bom, "log.jsonl", EventColumns(), first_line=3)
+    assert str(alone.value) == str(fresh.value)
