@@ -12,7 +12,12 @@ covers changed meanwhile, as it does in a checkout being edited), then times, ea
 
 * the first claim of a session (the store as ``status`` left it);
 * a next claim (after the first claim's background warm-up has ended);
+* the first claim after a stop that claims nothing (a reply that asks a question: the session's
+  earlier replies), once that stop's background warm-up has ended;
 * ``hook claude-code --help``: the start-up (the interpreter and the hook's imports).
+
+Bytecode is written and read as an installed package's is; a first run, which compiles it, is
+not counted.
 
 CPU seconds are user + system of the waited-for child (``RUSAGE_CHILDREN``); the detached
 warm-up child is not counted, as the host does not wait for it. Medians over the runs.
@@ -37,12 +42,24 @@ from lab.bench.store_rows import HOOK_DECLARATIONS, HOOK_PAYLOAD, HOOK_TASK
 from lab.bench.store_rows import command as timed
 from resolver.benchmark.timing import cache_folder
 
+#: The last message of a reply that claims nothing (a stop the hook allows and only warms on).
+ASKS = "The notes are drafted. Should I publish them now, or wait for a review?"
+
+
+#: The commands' environment: bytecode is written and read, as an installed package's is (with
+#: ``PYTHONDONTWRITEBYTECODE`` every module would be compiled from source in every process).
+ENVIRONMENT = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
 
 def cpu_of(argv: list[str], stdin: bytes = b"") -> tuple[float, int]:
     """CPU seconds and exit code of ``python -m resolver ARGV`` in a fresh process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(
-        [sys.executable, "-m", "resolver", *argv], input=stdin, capture_output=True, check=False
+        [sys.executable, "-m", "resolver", *argv],
+        input=stdin,
+        capture_output=True,
+        check=False,
+        env={**ENVIRONMENT, "OPENLOOP_CACHE_DIR": os.environ["OPENLOOP_CACHE_DIR"]},
     )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -94,7 +111,8 @@ def setup(bundle: Path, scratch: Path) -> Path:
 def measure(bundle: Path, runs: int) -> dict[str, list[float]]:
     """Every run's CPU seconds: first claim, next claim, start-up."""
     payload = json.dumps(HOOK_PAYLOAD).encode()
-    out: dict[str, list[float]] = {"first": [], "next": [], "startup": []}
+    asks = json.dumps({**HOOK_PAYLOAD, "hook_event_name": "Stop", "last_assistant_message": ASKS})
+    out: dict[str, list[float]] = {"first": [], "next": [], "after stop": [], "startup": []}
     with tempfile.TemporaryDirectory(prefix="openloop-hook-first-") as name:
         scratch = Path(name)
         history = setup(bundle, scratch)
@@ -105,7 +123,7 @@ def measure(bundle: Path, runs: int) -> dict[str, list[float]]:
             shutil.copytree(cache, scratch / "saved-cache")
             shutil.copytree(history, scratch / "saved-history")
             hook = ["hook", "claude-code", "--task", HOOK_TASK, str(history)]
-            for _ in range(runs):
+            for n in range(runs + 1):  # the first run writes the bytecode: not counted
                 restore(scratch / "saved-cache", cache)
                 restore(scratch / "saved-history", history)
                 cpu_of(status)
@@ -115,21 +133,36 @@ def measure(bundle: Path, runs: int) -> dict[str, list[float]]:
                 settle(history, cache)
                 if (code, code_again) != (2, 2):
                     raise SystemExit(f"the claims were not refused (exit {code}, {code_again})")
+                restore(scratch / "saved-cache", cache)
+                restore(scratch / "saved-history", history)
+                cpu_of(status)
+                cpu_of(hook, asks.encode())
+                settle(history, cache)
+                stopped, code = cpu_of(hook, payload)
+                settle(history, cache)
+                if code != 2:
+                    raise SystemExit(f"the claim after a stop was not refused (exit {code})")
                 startup, _ = cpu_of(["hook", "claude-code", "--help"])
+                if n == 0:
+                    continue
                 out["first"].append(first)
                 out["next"].append(again)
+                out["after stop"].append(stopped)
                 out["startup"].append(startup)
-                print(f"run: first {first:.3f} s, next {again:.3f} s, start-up {startup:.3f} s")
+                print(
+                    f"run: first {first:.3f} s, next {again:.3f} s, first after a stop "
+                    f"{stopped:.3f} s, start-up {startup:.3f} s"
+                )
     return out
 
 
 def table(figures: dict[str, list[float]]) -> str:
     """Whole process, start-up and after start-up, for the first and a next claim."""
     startup = statistics.median(figures["startup"])
-    lines = ["claim   whole s  start-up s  after start-up s", "-" * 44]
-    for key in ("first", "next"):
+    lines = ["claim       whole s  start-up s  after start-up s", "-" * 48]
+    for key in ("first", "next", "after stop"):
         whole = statistics.median(figures[key])
-        lines.append(f"{key:<6}  {whole:7.3f}  {startup:10.3f}  {whole - startup:16.3f}")
+        lines.append(f"{key:<10}  {whole:7.3f}  {startup:10.3f}  {whole - startup:16.3f}")
     lines.append(f"medians of {len(figures['first'])} runs, CPU seconds (user + system)")
     return "\n".join(lines)
 

@@ -114,6 +114,8 @@ def answer(call: Call, options: Options) -> Outcome:
             outcome = _guard(call, options)
         elif call.kind == "stop" and not claims_completion(call.message):
             outcome = Outcome()  # a question or a report of what remains: not a claim
+            if options.use_cache:
+                warm_ahead(options)
         elif call.kind in ("claim", "stop"):
             outcome = judge(call, options)
         else:
@@ -250,14 +252,50 @@ def judge(call: Call, options: Options, load: Callable[..., Prepared] = prepare_
     if options.use_cache:
         from resolver.agents.warm import warm_in_background
 
-        def ask_ahead(ready: Prepared) -> None:
-            """The next claim's question, on its plateau: after this claim's second (a time
-            the answer can turn on) and before any later threshold."""
+        paths = with_identity(_load_paths(options.paths, log_path), identity)
+        warm_in_background(paths, task, then=_ask_ahead(task))
+    return outcome
+
+
+def _ask_ahead(task: str) -> Callable[[Prepared], None]:
+    """The next claim's question, on its plateau: after this second (a time the answer can
+    turn on) and before any later threshold; kept by the plateau memo, so that claim is a
+    lookup."""
+
+    def ask(ready: Prepared) -> None:
+        declared = ready.project.task(task)
+        if declared is not None:
             api.explained(ready, api.standpoint(now() + 1, "latest"), declared.obligations)
 
-        paths = with_identity(_load_paths(options.paths, log_path), identity)
-        warm_in_background(paths, task, then=ask_ahead)
-    return outcome
+    return ask
+
+
+def warm_ahead(options: Options) -> None:
+    """After a stop that claims nothing: have a detached child prepare the task's group as the
+    files are now, ask the claim's question on its plateau, and keep the log's scan, so that
+    the session's first claim, if nothing is written before it, is a lookup and an append that
+    reads no line, instead of two solves. The stop's own answer waits for none of it; a
+    history that cannot be read is left for the claim to report."""
+    from resolver.agents.warm import warm_in_background
+    from resolver.ingest.record import locked_log
+
+    try:
+        log = default_log(options.paths, options.log)
+    except InputError:
+        return
+    before = _load_paths(options.paths, log) if log.exists() else list(options.paths)
+    ask = _ask_ahead(options.task)
+
+    def prepare() -> Prepared:
+        return prepare_as(before, options.identity, True, scope=options.task)
+
+    def then(ready: Prepared) -> None:
+        ask(ready)
+        if log.exists():  # never create a log: the scan is kept as an append would keep it
+            with locked_log(log):
+                pass
+
+    warm_in_background([], options.task, then=then, prepare=prepare)
 
 
 def latest_cited(log: Path, identity: str, task: str) -> tuple[str, ...]:
@@ -265,10 +303,13 @@ def latest_cited(log: Path, identity: str, task: str) -> tuple[str, ...]:
     MCP ``record``), read from the log's lines (the model keeps no ``evidence``): the hook's
     claim rests on the same events, and its refusal says what each supports."""
     try:
-        with open(log, encoding="utf-8") as stream:
-            lines = [line for line in stream if '"evidence"' in line and identity in line]
+        data = Path(log).read_bytes()
     except OSError:
         return ()
+    if b'"evidence"' not in data:  # most logs cite nothing: no line need be decoded
+        return ()
+    text = data.decode("utf-8", errors="replace")
+    lines = [line for line in text.split("\n") if '"evidence"' in line and identity in line]
     for line in reversed(lines):
         try:
             event = json.loads(line)

@@ -61,10 +61,12 @@ def warm_in_background(
     paths: Sequence[str | Path],
     scope: str | None = None,
     then: Callable[[Prepared], object] | None = None,
+    prepare: Callable[[], Prepared] | None = None,
 ) -> None:
     """Prepare the history of ``paths`` (of ``scope``'s group) as the files are now in a
-    detached child, and store it; ``then`` asks it what the next call will ask (its answer is
-    kept by the plateau memo, so that call is a lookup).
+    detached child, and store it (``prepare``, when given, loads it instead); ``then`` asks it
+    what the next call will ask (its answer is kept by the plateau memo, so that call is a
+    lookup).
 
     The parent returns at once; the child lets go of stdin, stdout and stderr first, so the host
     reading the hook's output sees it end as soon as the parent exits. The store writes an entry
@@ -82,7 +84,7 @@ def warm_in_background(
         null = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(null, fd)
-        prepared = _stored(paths, scope)
+        prepared = _stored(paths, scope) if prepare is None else prepare()
         if then is not None:
             then(prepared)
     finally:

@@ -1,18 +1,23 @@
 """A session's first claim after ``status`` filled the store: the identity's declaration is read
-from its kept parse, never by the grammar's parser, and reads exactly as the parser would."""
+from its kept parse, never by the grammar's parser, and reads exactly as the parser would; after
+a stop that claims nothing, the first claim is a lookup with the answer a solve gives."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+from agent_helpers import claims, openloop, payload
 
 from resolver.agents import identity, warm
 from resolver.agents.hook import Call, Options, judge
+from resolver.engine import prepared as engine
 from resolver.language import parser
 from resolver.store import parsed
 
@@ -93,3 +98,51 @@ def test_the_answer_is_the_uncached_answer(history: Path, cache: Path):
     assert (kept.action, kept.status, kept.reason) == (plain.action, plain.status, plain.reason)
     lines = (history / "events.jsonl").read_text(encoding="utf-8").splitlines()
     assert [json.loads(x)["channel"] for x in lines[-2:]] == ["agent", "agent"]
+
+
+def _settle(history: Path, limit: float = 60.0) -> None:
+    """Wait for the hook's detached warm-up (it keeps the hook's command line) to end."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        running = False
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit() and entry.name != str(os.getpid()):
+                try:
+                    line = (entry / "cmdline").read_bytes()
+                except OSError:
+                    continue
+                running = running or (str(history).encode() in line and b"hook" in line)
+        if not running:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the warm-up did not end")
+
+
+def test_a_stop_that_claims_nothing_warms_the_first_claim(
+    history: Path, cache: Path, tmp_path: Path, monkeypatch
+):
+    env = {**os.environ, "OPENLOOP_CACHE_DIR": str(cache)}
+    assert openloop("status", history, env=env).returncode in (0, 1)
+    before = (history / "events.jsonl").read_bytes()
+    stop = payload("claude-code/stop_question.json", history.parent)
+    done = openloop("hook", "claude-code", "--task", "release-7", history, stdin=stop, env=env)
+    assert done.returncode == 0 and done.stdout == "" and done.stderr == ""
+    _settle(history)
+    assert (history / "events.jsonl").read_bytes() == before  # nothing recorded
+    assert list(cache.glob("scan-*.json"))  # the log's scan kept for the claim's append
+    plain = tmp_path / "plain"
+    shutil.copytree(history, plain)
+    solves: list[str] = []
+    real = engine._solve
+    monkeypatch.setattr(
+        engine, "_solve", lambda parts, part: solves.append(part) or real(parts, part)
+    )
+    at = int(time.time())
+    warm = judge(CLAIM, Options("release-7", [history], at=at))
+    assert solves == []  # the prepared group and the claim's answer were kept by the warm-up
+    cold = judge(CLAIM, Options("release-7", [plain], use_cache=False, at=at))
+    assert solves == ["prepare", "standpoint"]
+    assert (warm.action, warm.status) == (cold.action, cold.status)
+    assert warm.action == "refuse"
+    assert warm.reason == cold.reason.replace(str(plain), str(history))
+    assert [c["id"] for c in claims(history)] == [warm.claim]
