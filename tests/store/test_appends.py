@@ -159,11 +159,22 @@ def test_status_json_after_an_append_is_the_bytes_of_a_fresh_build(tmp_path, cap
 
 @pytest.mark.parametrize(
     "change",
-    ["rewritten line", "truncated", "line extended", "ol edited", "earlier log grown"],
+    [
+        "rewritten line",
+        "truncated",
+        "line extended",
+        "ol edited",
+        "earlier log grown",
+        "a later file holds events",
+    ],
 )
 def test_any_other_change_is_read_afresh(tmp_path, change):
     folder = fixed(tmp_path)
     log = folder / "events.jsonl"
+    if change == "a later file holds events":  # project.ol is read after events.jsonl
+        declared = folder / "project.ol"
+        event = 'event zz { channel commits at 2024-07-06 text "docs" }\n'
+        declared.write_text(declared.read_text("utf-8") + event, "utf-8")
     if change == "earlier log grown":  # a.jsonl is read before events.jsonl
         (folder / "a.jsonl").write_text(
             json.dumps({"id": "a0", "channel": "ci", "at": "2024-07-03"}) + "\n", "utf-8"
@@ -180,9 +191,11 @@ def test_any_other_change_is_read_afresh(tmp_path, change):
         declared = folder / "project.ol"
         declared.write_text(declared.read_text("utf-8") + "actor dev agent\n", "utf-8")
         log.write_text(text + line_of("e009"), "utf-8")
-    else:
+    elif change == "earlier log grown":
         with (folder / "a.jsonl").open("a", encoding="utf-8") as stream:
             stream.write(line_of("a1"))
+    else:
+        log.write_text(text + line_of("e009"), "utf-8")
     assert same_as_fresh(folder, [POINT])
     assert appends.last is None
 
