@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
+from json.encoder import encode_basestring
 from typing import Any
 
 from resolver.faces.table import GAPS_SHOWN
@@ -14,7 +16,14 @@ from resolver.verdicts.resolution import ChannelFootprint, ExpectationVerdict, F
 
 
 def _time(value: int | None) -> str | None:
-    return None if value is None else format_time(value)
+    return None if value is None else _format(value)
+
+
+@lru_cache(maxsize=1 << 16)
+def _format(value: int) -> str:
+    """A time as text, once per distinct time: a status of 1,000 items prints a few hundred
+    distinct times 7,000 times (every channel's ``through`` once per expectation)."""
+    return format_time(value)
 
 
 def standpoint_dict(resolution: Resolution) -> dict[str, str]:
@@ -133,5 +142,77 @@ def to_dict(resolution: Resolution, project: Project, reasons: str = "key") -> d
 
 def render(resolution: Resolution, project: Project, reasons: str = "key") -> str:
     """Pretty-printed JSON text."""
-    data = to_dict(resolution, project, reasons)
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return indented(to_dict(resolution, project, reasons)) + "\n"
+
+
+class _NotPlain(Exception):
+    """A value :func:`indented` leaves to the json module (a float, a key that is no string)."""
+
+
+def indented(document: Any) -> str:
+    """``json.dumps(document, indent=2, ensure_ascii=False)``, byte for byte, in less than half
+    its time: with an indent the json module encodes in Python, one generator per container;
+    here each container is one loop appending to a list, and strings go through the same C
+    escaping. Anything but dicts with string keys, lists, tuples, strings, integers, booleans
+    and None is left to the json module (the whole document, so the text is the same)."""
+    out: list[str] = []
+    append = out.append
+    containers = (dict, list, tuple)
+
+    def scalar(value: Any) -> str:
+        kind = type(value)
+        if kind is str:
+            return encode_basestring(value)
+        if value is None:
+            return "null"
+        if value is True:
+            return "true"
+        if value is False:
+            return "false"
+        if kind is int:
+            return int.__repr__(value)
+        raise _NotPlain
+
+    def container(value: Any, indent: str) -> None:
+        if not value:
+            append("{}" if type(value) is dict else "[]")
+            return
+        inner = indent + "  "
+        separator = ",\n" + inner
+        first = True
+        if type(value) is dict:
+            append("{\n" + inner)
+            for key, item in value.items():
+                if type(key) is not str:
+                    raise _NotPlain
+                if first:
+                    first = False
+                else:
+                    append(separator)
+                append(encode_basestring(key) + ": ")
+                if type(item) in containers:
+                    container(item, inner)
+                else:
+                    append(scalar(item))
+            append("\n" + indent + "}")
+            return
+        append("[\n" + inner)
+        for item in value:
+            if first:
+                first = False
+            else:
+                append(separator)
+            if type(item) in containers:
+                container(item, inner)
+            else:
+                append(scalar(item))
+        append("\n" + indent + "]")
+
+    try:
+        if type(document) in containers:
+            container(document, "")
+        else:
+            append(scalar(document))
+    except (_NotPlain, RecursionError):
+        return json.dumps(document, indent=2, ensure_ascii=False)
+    return "".join(out)

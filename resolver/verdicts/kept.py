@@ -76,7 +76,8 @@ def encode(resolution: Resolution, flags: tuple[bool, bool]) -> str | None:
             fp.has_relevant_gap,
             fp.gaps_after,
         )
-        return footprints.setdefault(row, len(footprints))
+        kinds = tuple(map(type, row))
+        return footprints.setdefault((row, kinds), len(footprints))
 
     def reason(r: Reason) -> int:
         return reasons.setdefault((r, type(r.value)), len(reasons))
@@ -130,7 +131,7 @@ def encode(resolution: Resolution, flags: tuple[bool, bool]) -> str | None:
         "reader": reader_stamp(),
         "flags": list(flags),
         "gaps": gaps,
-        "footprints": [[*row[:4], [list(g) for g in row[4]], *row[5:]] for row in footprints],
+        "footprints": [[*row[:4], [list(g) for g in row[4]], *row[5:]] for row, _ in footprints],
         "reasons": [
             [r.code, r.event, r.detail, r.channel, r.gap and list(r.gap), r.value, r.verify]
             for r, _ in reasons
@@ -144,9 +145,11 @@ def encode(resolution: Resolution, flags: tuple[bool, bool]) -> str | None:
         text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
     except (TypeError, ValueError):
         return None
+    # JSON keeps strings, integers, booleans and None apart, and what is shared above is
+    # shared by type too: equal verdicts back are the same verdicts (a list where a tuple was
+    # read, or any value JSON cannot carry, makes them differ).
     back = decode(text, flags, resolution.standpoint, lambda: resolution.atoms)
-    # Compared as text: equality alone takes a value ``1`` for ``true``.
-    return text if repr(back) == repr(resolution) else None
+    return text if back == resolution else None
 
 
 def lookup(
