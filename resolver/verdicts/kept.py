@@ -84,6 +84,9 @@ def encode(resolution: Resolution, flags: tuple[bool, bool]) -> str | None:
 
     rows = []
     for x in resolution.expectations:
+        shown = [reason(r) for r in x.reasons]
+        # The key reasons are every reason shown when only they were read: kept once.
+        key = [reason(r) for r in x.key_reasons]
         rows.append(
             [
                 x.id,
@@ -99,10 +102,9 @@ def encode(resolution: Resolution, flags: tuple[bool, bool]) -> str | None:
                 x.bound,
                 x.footprint_complete,
                 [footprint(name, fp) for name, fp in x.channels.items()],
-                [reason(r) for r in x.reasons],
+                shown,
                 list(x.examined),
-                # The key reasons are every reason shown when only they were read: kept once.
-                None if x.key_reasons == x.reasons else [reason(r) for r in x.key_reasons],
+                None if key == shown else key,
                 x.verify,
                 x.policy,
                 x.trigger,
