@@ -81,10 +81,8 @@ def load_prepared(
     if data is None and same_log_as is not None:
         data = _lent_log(same_log_as, before)
     kept_log = None if data is None else columns.unpack(data)
-    if kept_log is None:  # an append since the entry was written: read only the lines added
-        kept_log = appends.grown_log(entry, before)
-        if kept_log is None and scope is not None:
-            kept_log = appends.grown_log(Entry(entry_path(files)), before.unscoped())
+    if kept_log is None:  # an append since an entry was written: read only the lines added
+        kept_log = _increment(entry, before, files, same_log_as)
     project, log = _load(files, scope, kept_log)
     # The files were read twice (digested, then loaded): the entry is used or written only when
     # both readings saw the same bytes, so a write racing with the load costs a solve, never
@@ -117,9 +115,35 @@ def load_prepared(
     return prepared
 
 
+def _increment(
+    entry: Entry, before: Stamp, files: Sequence[str], same_log_as: Sequence[str | Path] | None
+) -> EventColumns | None:
+    """The log read as an increment of the columns kept by ``entry``, by the whole history's
+    entry (for a scope), or by the entry of the files lending their log (which hold all the
+    events: see :func:`load_prepared`)."""
+    tries = [(entry, before)]
+    if before.scope is not None:
+        tries.append((Entry(entry_path(files)), before.unscoped()))
+    lender = None if same_log_as is None else _lender(same_log_as, before)
+    if lender is not None:
+        tries.append(lender)
+    for kept_by, stamp in tries:
+        log = appends.grown_log(kept_by, stamp)
+        if log is not None:
+            return log
+    return None
+
+
 def _lent_log(paths: Sequence[str | Path], before: Stamp) -> bytes | None:
     """The log kept by the whole-history entry of ``paths``, when each of their files is one
     of the files just digested (same name, same bytes)."""
+    lender = _lender(paths, before)
+    return None if lender is None else lender[0].columns(lender[1])
+
+
+def _lender(paths: Sequence[str | Path], before: Stamp) -> tuple[Entry, Stamp] | None:
+    """The whole-history entry of ``paths`` and the stamp of their files as just digested
+    (each of them one of the files of ``before``, by name)."""
     from resolver.language.loader import collect_files
 
     files = collect_files(paths)
@@ -127,8 +151,7 @@ def _lent_log(paths: Sequence[str | Path], before: Stamp) -> bytes | None:
     stamps = tuple(digested.get(name) for name in files)
     if not files or None in stamps:
         return None
-    lender = Stamp.of_digested(stamps)  # type: ignore[arg-type]
-    return Entry(entry_path(files)).columns(lender)
+    return Entry(entry_path(files)), Stamp.of_digested(stamps)  # type: ignore[arg-type]
 
 
 def _kept(found: Found | None, project: Project) -> Kept | None:

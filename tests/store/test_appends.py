@@ -225,3 +225,20 @@ def test_a_scope_reads_the_increment_too(tmp_path):
 def line_of(ident: str) -> str:
     """A valid event line of id ``ident``."""
     return json.dumps({"id": ident, "channel": "ci", "at": "2024-07-06", "text": "docs"}) + "\n"
+
+
+def test_the_hook_reads_the_increment_of_the_log_the_whole_history_lends(tmp_path):
+    """The hook reads the history with its identity declaration added (no events), lent the
+    log by the whole history's entry: after an append, that entry's columns and the lines
+    added."""
+    folder = fixed(tmp_path)
+    identity = tmp_path / "identity.ol"
+    identity.write_text("actor claude agent\n", "utf-8")
+    store.load_prepared([folder])  # what `status` keeps
+    with (folder / "events.jsonl").open("a", encoding="utf-8") as stream:
+        stream.write(line_of("e009"))
+    paths = [folder, identity]
+    prepared = store.load_prepared(paths, scope="t0", same_log_as=[folder])
+    assert appends.last is not None and appends.last.added_events == 1
+    fresh = load(collect_files(paths)).events
+    assert columns.pack(prepared.project.events) == columns.pack(fresh)

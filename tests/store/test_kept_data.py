@@ -197,7 +197,8 @@ def test_a_history_with_a_declaration_added_borrows_the_log(tmp_path, monkeypatc
         mine = store.load_prepared([folder, extra], scope="x0", same_log_as=[folder])
     assert any(a.name == "bot-9" for a in mine.project.actors)
     log = folder / "events.jsonl"
-    log.write_text(log.read_text(encoding="utf-8") + "\n", encoding="utf-8")  # other bytes
+    # Other bytes, not an append (an appended line is read as an increment: test_appends.py).
+    log.write_text("\n" + log.read_text(encoding="utf-8"), encoding="utf-8")
     with monkeypatch.context() as patch, pytest.raises(AssertionError, match="read again"):
         patch.setattr(loader._Merger, "add_jsonl", refuse)
         store.load_prepared([folder, extra], scope="x1", same_log_as=[folder])
