@@ -281,9 +281,9 @@ def warm_ahead(options: Options) -> None:
 
     try:
         log = default_log(options.paths, options.log)
-    except InputError:
+        before = _load_paths(options.paths, log) if log.exists() else list(options.paths)
+    except (InputError, OSError):
         return
-    before = _load_paths(options.paths, log) if log.exists() else list(options.paths)
     ask = _ask_ahead(options.task)
 
     def prepare() -> Prepared:

@@ -24,15 +24,16 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from resolver.engine.prepared import Prepared
-from resolver.store import Stamp
-from resolver.store import load_prepared as _stored
-from resolver.store import prepare_files as _prepare_files
+if TYPE_CHECKING:  # the store is imported where it is used: a stop that warms never reads it
+    from resolver.engine.prepared import Prepared
 
 
 def signature(files: Sequence[str]) -> str:
     """What a kept history must match: the content of every file, and the code."""
+    from resolver.store import Stamp
+
     return Stamp.of(files).key
 
 
@@ -42,6 +43,8 @@ def prepare_files(files: Sequence[str], scope: str | None = None) -> Prepared:
     An id in no group (undeclared, or a policy's task instance, which exists only once the
     history is prepared) gets the whole history, so every task is found where it exists.
     """
+    from resolver.store import prepare_files as _prepare_files
+
     return _prepare_files(files, scope)
 
 
@@ -54,6 +57,8 @@ def load_prepared(
     """The prepared history of ``paths`` (of ``scope``'s group, see :func:`prepare_files`):
     from the store when its entry is current, else from the files (and the entry written);
     ``same_log_as``: see :func:`resolver.store.load_prepared`."""
+    from resolver.store import load_prepared as _stored
+
     return _stored(paths, scope, use_store=use_cache, same_log_as=same_log_as)
 
 
@@ -84,7 +89,7 @@ def warm_in_background(
         null = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(null, fd)
-        prepared = _stored(paths, scope) if prepare is None else prepare()
+        prepared = load_prepared(paths, scope=scope) if prepare is None else prepare()
         if then is not None:
             then(prepared)
     finally:

@@ -138,11 +138,11 @@ def test_a_stop_that_claims_nothing_warms_the_first_claim(
         engine, "_solve", lambda parts, part: solves.append(part) or real(parts, part)
     )
     at = int(time.time())
-    warm = judge(CLAIM, Options("release-7", [history], at=at))
+    kept = judge(CLAIM, Options("release-7", [history], at=at))
     assert solves == []  # the prepared group and the claim's answer were kept by the warm-up
     cold = judge(CLAIM, Options("release-7", [plain], use_cache=False, at=at))
     assert solves == ["prepare", "standpoint"]
-    assert (warm.action, warm.status) == (cold.action, cold.status)
-    assert warm.action == "refuse"
-    assert warm.reason == cold.reason.replace(str(plain), str(history))
-    assert [c["id"] for c in claims(history)] == [warm.claim]
+    assert (kept.action, kept.status) == (cold.action, cold.status)
+    assert kept.action == "refuse"
+    assert kept.reason == cold.reason.replace(str(plain), str(history))
+    assert [c["id"] for c in claims(history)] == [kept.claim]
