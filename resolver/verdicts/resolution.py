@@ -165,10 +165,6 @@ class Resolution:
         return expectations, tasks
 
 
-def _decode(value: int) -> int:
-    return times.decode(value)
-
-
 def read(
     prepared: Prepared,
     standpoint: Standpoint,
@@ -181,8 +177,7 @@ def read(
     ``key_only``: the solve showed the key reasons and a count per item instead of every reason
     (``Query.key_reasons_only``); each verdict's ``reasons`` are then its key reasons.
     """
-    facts = prepared.facts
-    project = prepared.project
+    facts, project = prepared.facts, prepared.project
 
     def per_item(name: str) -> dict[int, list[tuple]]:
         table: dict[int, list[tuple]] = defaultdict(list)
@@ -221,22 +216,27 @@ def read(
     counted = {x: n for x, n in atoms.get("reason_count")} if key_only else {}
 
     listed, task_list, made_by = _listing(facts, project, atoms)
+    names = {c: facts.channel(c) for c in {c for rows in search.values() for (c,) in rows}}
+    footprints: dict[tuple, ChannelFootprint] = {}
     verdicts = []
     for x in listed:
         number = facts.interner.get(("item", x.id))
         channels = {}
         for (c,) in search.get(number, []):
             listed = tuple(sorted(relevant.get((number, c), [])))
-            every = gaps.get(c, ())
-            channels[facts.channel(c)] = ChannelFootprint(
-                searched=c in searched,
-                through=_decode(through[c]) if c in through else None,
-                candidates=candidates.get((number, c), 0),
-                gaps=every,
-                relevant_gaps=listed,
-                has_relevant_gap=(number, c) in has_relevant,
-                gaps_after=len(every) - bisect_right(every, listed[-1]) if listed else 0,
-            )
+            found = (c, candidates.get((number, c), 0), listed, (number, c) in has_relevant)
+            if found not in footprints:  # equal footprints (most are) are one object
+                every = gaps.get(c, ())
+                footprints[found] = ChannelFootprint(
+                    searched=c in searched,
+                    through=times.decode(through[c]) if c in through else None,
+                    candidates=found[1],
+                    gaps=every,
+                    relevant_gaps=listed,
+                    has_relevant_gap=found[3],
+                    gaps_after=len(every) - bisect_right(every, listed[-1]) if listed else 0,
+                )
+            channels[names[c]] = footprints[found]
         closing = closed.get(number)
         verdicts.append(
             ExpectationVerdict(
@@ -248,9 +248,9 @@ def read(
                 flags=tuple(sorted({f for (f,) in flags.get(number, [])})),
                 closed_by=facts.event_id(closing[0]) if closing else None,
                 tier=closed_tier.get(number),
-                closed_at=_decode(closed_time[number]) if number in closed_time else None,
-                opened_at=_decode(opened_at[number]) if number in opened_at else None,
-                bound=_decode(bound[number]) if number in bound else None,
+                closed_at=times.decode(closed_time[number]) if number in closed_time else None,
+                opened_at=times.decode(opened_at[number]) if number in opened_at else None,
+                bound=times.decode(bound[number]) if number in bound else None,
                 footprint_complete=number in complete,
                 open_like=number in open_like,
                 doubts=tuple(sorted(str(c) for (c,) in doubts.get(number, []))),
