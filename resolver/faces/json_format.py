@@ -34,10 +34,25 @@ def standpoint_dict(resolution: Resolution) -> dict[str, str]:
 
 
 def expectation_dict(
-    verdict: ExpectationVerdict, project: Project, reasons: str = "key"
+    verdict: ExpectationVerdict,
+    project: Project,
+    reasons: str = "key",
+    shared: dict[int, tuple[ChannelFootprint, dict[str, Any]]] | None = None,
 ) -> dict[str, Any]:
     """One expectation's verdict; ``reasons`` ``"key"`` (the key reasons, capped, with
-    ``reasons_omitted``) or ``"all"`` (every reason; see :mod:`resolver.verdicts.caps`)."""
+    ``reasons_omitted``) or ``"all"`` (every reason; see :mod:`resolver.verdicts.caps`).
+
+    ``shared``: footprints already shown, by object: a footprint object shared by several
+    verdicts (:func:`resolver.verdicts.resolution.read` shares equal ones) is shown once, as
+    one dict every verdict's document holds (for a document only printed, never changed)."""
+    channels = {}
+    for name, fp in verdict.channels.items():
+        found = None if shared is None else shared.get(id(fp))
+        if found is None:
+            found = (fp, _footprint(fp))
+            if shared is not None:
+                shared[id(fp)] = found  # (the footprint is held too: its id stays its own)
+        channels[name] = found[1]
     declared = project.expectation(verdict.id)
     assert declared is not None
     shown, omitted = caps.reasons_shown(verdict, reasons)
@@ -53,18 +68,7 @@ def expectation_dict(
         "closed_at": _time(verdict.closed_at),
         "opened_at": _time(verdict.opened_at),
         "bound": _time(verdict.bound),
-        "footprint": {
-            "complete": verdict.footprint_complete,
-            "channels": {
-                name: {
-                    "searched": fp.searched,
-                    "through": _time(fp.through),
-                    "candidates": fp.candidates,
-                    **footprint_gaps(fp),
-                }
-                for name, fp in verdict.channels.items()
-            },
-        },
+        "footprint": {"complete": verdict.footprint_complete, "channels": channels},
         "reasons": [
             {
                 "code": r.code,
@@ -77,6 +81,15 @@ def expectation_dict(
         ],
         "reasons_omitted": omitted,
         **_made_by(verdict),
+    }
+
+
+def _footprint(fp: ChannelFootprint) -> dict[str, Any]:
+    return {
+        "searched": fp.searched,
+        "through": _time(fp.through),
+        "candidates": fp.candidates,
+        **footprint_gaps(fp),
     }
 
 
@@ -118,12 +131,15 @@ def finding_dict(finding: Finding, with_target: bool = True) -> dict[str, Any]:
 
 
 def to_dict(resolution: Resolution, project: Project, reasons: str = "key") -> dict[str, Any]:
-    """The whole resolution as SPEC §4 JSON."""
+    """The whole resolution as SPEC §4 JSON (equal footprints shown as one dict)."""
+    shared: dict[int, tuple[ChannelFootprint, dict[str, Any]]] = {}
     return {
         "schema_version": 1,
         "kind": "status",
         "standpoint": standpoint_dict(resolution),
-        "expectations": [expectation_dict(v, project, reasons) for v in resolution.expectations],
+        "expectations": [
+            expectation_dict(v, project, reasons, shared) for v in resolution.expectations
+        ],
         "tasks": [
             {
                 "id": t.id,
