@@ -21,9 +21,6 @@ from resolver.engine.query import Query
 from resolver.faces import json_format
 from resolver.language.loader import load
 from resolver.language.model import (
-    Actor,
-    Assignment,
-    Channel,
     Event,
     Expectation,
     Marker,
@@ -32,7 +29,8 @@ from resolver.language.model import (
 )
 from resolver.times import parse_time
 from resolver.verdicts.resolution import resolve
-from tests.store.histories import DAY, HERE, ITEMS, KEYS, MARKERS, START, VALUES, WORDS
+from tests.random_histories import DAY, HERE, PARTITION, START
+from tests.random_histories import histories as random_histories
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,65 +47,9 @@ def in_parts(project: Project, point: Standpoint, **options) -> str:
     return json_format.render(partition.resolve_parts(fresh, point, **options), fresh, "all")
 
 
-@st.composite
-def histories(draw) -> Project:
-    count = draw(st.integers(min_value=3, max_value=24))
-    events = []
-    for index in range(count):
-        at = START + draw(st.integers(min_value=0, max_value=40)) * DAY // 2
-        markers = tuple(
-            Marker(draw(st.sampled_from(MARKERS)), draw(st.sampled_from(ITEMS)))
-            for _ in range(draw(st.sampled_from([0, 0, 0, 1, 2])))
-        )
-        sets = ()
-        if draw(st.booleans()):
-            sets = (Assignment(draw(st.sampled_from(KEYS)), draw(st.sampled_from(VALUES))),)
-        events.append(
-            Event(
-                id=f"e{index:02d}",
-                channel=draw(st.sampled_from(("commits", "issues", "sessions"))),
-                at=at,
-                recorded=at + draw(st.sampled_from([0, 0, 3600, 5 * DAY])),
-                location=HERE,
-                seq=draw(st.one_of(st.none(), st.integers(min_value=1, max_value=30))),
-                by=draw(st.sampled_from([None, "alice", "bot", "dev"])),
-                text=" ".join(draw(st.lists(st.sampled_from(WORDS), max_size=4))) or None,
-                sets=sets,
-                markers=markers,
-            )
-        )
-    ids = [e.id for e in events]
-    expectations = []
-    for index in range(5):
-        expectations.append(
-            Expectation(
-                id=f"x{index}",
-                location=HERE,
-                title=draw(st.sampled_from(["Move backup to postgres", "Rotate token", "Docs"])),
-                opened_by=draw(st.sampled_from(ids)),
-                want=Assignment(KEYS[index], draw(st.sampled_from(VALUES))),
-                before=draw(st.one_of(st.none(), st.sampled_from(ids))),
-                verify=draw(st.sampled_from([None, "state", "textual"])),
-                requires=tuple(draw(st.lists(st.sampled_from(ITEMS[:5]), max_size=1))),
-                part_of=draw(st.sampled_from([None, None, "t0", "t1"])),
-            )
-        )
-    tasks = tuple(
-        Task(
-            id=t,
-            location=HERE,
-            principals=("alice",),
-            obligations=tuple(x.id for x in expectations if x.part_of == t),
-        )
-        for t in ("t0", "t1")
-    )
-    return Project(
-        channels=(Channel("sessions", "mention", False, HERE),),
-        actors=(Actor("alice", "principal", HERE), Actor("bot", "agent", HERE)),
-        tasks=tasks,
-        expectations=tuple(expectations),
-        events=tuple(events),
-    )
+def histories() -> st.SearchStrategy[Project]:
+    """Random projects of the partition's shape: every item opened by an event."""
+    return random_histories(shape=PARTITION)
 
 
 @settings(
