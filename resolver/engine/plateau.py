@@ -11,6 +11,8 @@ and the stored atoms of the same query.
 
 Any other standpoint (``known`` neither ``at`` nor ``latest``) is solved as before. The memo
 keeps the shown atoms, never a rendered text, so every face reads them as it reads a solve;
+beside an answer its backing keeps the typed verdicts read from it (:mod:`resolver.verdicts.
+kept`: data, decoded by a new process instead of reading the atoms again).
 ``tests/store/`` holds the memo's answers to fresh solves byte for byte on random histories.
 """
 
