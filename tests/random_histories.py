@@ -7,9 +7,10 @@ reach what it guards:
   every clause a standpoint compares against a time (openings at an instant, deadlines,
   `before`, windows, `within`, the next event of a kind, late records, gaps), so that a
   plateau drawn too wide shows as a difference;
-- the optimised path against the plain one (``tests/properties/test_reduction.py``,
-  :data:`REDUCTION`): the same, plus outcomes (unconfirmed effects), `search` lists and the
-  `reports_pending` claim, on a few more events;
+- the optimised path against the plain one (``tests/properties/test_reduction.py``, whose
+  histories ``tests/properties/test_explain_items.py`` explains too, :data:`REDUCTION`): the
+  same, plus outcomes (unconfirmed effects), `search` lists and the `reports_pending` claim,
+  on a few more events, with one task `t`;
 - partitions against one solve (``tests/perf/test_partition.py``, :data:`PARTITION`): every
   item opened by an event, with `requires`, tasks and markers linking items across parts.
 
@@ -68,8 +69,9 @@ class Shape:
     #: An event's kind (for `before_next_kind`) and outcome.
     kinds: tuple[str | None, ...] = (None, None, "deploy")
     outcomes: tuple[str, ...] = ("confirmed",)
-    #: How many expectations (``x0``, ``x1``, ...); each may be part of a task of ``TASKS``.
+    #: How many expectations (``x0``, ``x1``, ...), and the tasks each may be part of.
     expectations: int = 5
+    tasks: tuple[str, ...] = TASKS
     #: The clauses about time: an opening at an instant instead of an event, a deadline, a
     #: window, `within` and the next event of a kind. Without them every item is opened by
     #: an event.
@@ -87,10 +89,11 @@ REDUCTION = Shape(
     delays=(0, 0, 0, 3600, 5 * DAY),
     marker_counts=(1, 0, 0, 0, 0),
     marker_kinds=(*MARKERS, "reports_pending"),
-    marker_items=("x0", "x1", "x2", *TASKS),
+    marker_items=("x0", "x1", "x2", "t"),
     kinds=(None,),
     outcomes=("confirmed", "confirmed", "confirmed", "unknown", "failed"),
     expectations=3,
+    tasks=("t",),
     searches=((), ("commits",), ("commits", "issues")),
 )
 #: Partitions against one solve.
@@ -145,7 +148,7 @@ def events(draw, count: int, first: int = 0, shape: Shape = STORE) -> list[Event
 def declarations(
     draw, ids: list[str], shape: Shape = STORE
 ) -> tuple[tuple[Expectation, ...], tuple[Task, ...]]:
-    """The expectations (every clause the shape asks for drawn) and two tasks over ``ids``."""
+    """The expectations (every clause the shape asks for drawn) and the tasks over ``ids``."""
     items = [f"x{index}" for index in range(shape.expectations)]
     expectations = []
     for index, item in enumerate(items):
@@ -172,7 +175,7 @@ def declarations(
                 verify=draw(st.sampled_from([None, "state", "textual"])),
                 search=draw(st.sampled_from(shape.searches)),
                 requires=tuple(draw(st.lists(st.sampled_from(items), max_size=1))),
-                part_of=draw(st.sampled_from([None, None, *TASKS])),
+                part_of=draw(st.sampled_from([None, None, *shape.tasks])),
             )
         )
     tasks = tuple(
@@ -182,7 +185,7 @@ def declarations(
             principals=("alice",),
             obligations=tuple(x.id for x in expectations if x.part_of == t),
         )
-        for t in TASKS
+        for t in shape.tasks
     )
     return tuple(expectations), tasks
 
