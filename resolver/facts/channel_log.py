@@ -4,13 +4,13 @@ Footprints and gaps need, per channel, only which events are visible and which a
 latest ``at``, and the runs of sequence numbers that visible or known records hold (a known
 record of a later event fills its number: SPEC §3, Absence). Consecutive events are summarised
 in blocks (least and greatest ``at`` and ``recorded``); at a standpoint
-``rules/standpoint/channel_log.lp`` finds each block whole (alike at the standpoint) or partial,
-and reads the events of partial blocks
-one by one. This module only groups events (read from the event columns, building no ``Event``)
-and, per query, supplies the events of the blocks whose bounds straddle the standpoint; an
-integrity constraint in the rules refuses an answer if a partial block lacks them. With
-``block_size=1`` every block is one event and none is ever partial: the
-plain path that ``tests/properties/test_reduction.py`` compares with.
+``rules/standpoint/blocks.lp`` finds each block whole (alike at the standpoint) or partial, and
+``rules/standpoint/channel_log.lp`` reads the events of partial blocks one by one. This module
+only groups events (read from the event columns, building no ``Event``) and, per query,
+supplies the events of the blocks whose bounds straddle the standpoint; an integrity constraint
+in the rules refuses an answer if a partial block lacks them. With ``block_size=1`` every block
+is one event and none is ever partial: the plain path that
+``tests/properties/test_reduction.py`` compares with.
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ def _straddles(block: _Block, at: int, known: int) -> bool:
 def _seq_straddles(block: _Block, at: int, known: int) -> bool:
     """A seq block is partial unless its events are alike: all visible, none known, or all
     known and none visible (known records of later events hold their seqs: SPEC 3, Absence;
-    ``rules/standpoint/channel_log.lp`` judges the blocks the same way)."""
+    ``rules/standpoint/blocks.lp`` judges the blocks the same way)."""
     visible = block.at_max <= at and block.rec_max <= known
     unknown = block.rec_min > known
     later = block.at_min > at and block.rec_max <= known
@@ -256,11 +256,11 @@ class CandidateLog:
 
     The count of visible candidates is all a verdict needs of the (many) candidates that make no
     transition; blocks give it without reading every candidate at every standpoint, exactly as
-    for the channel log (``rules/standpoint/channel_log.lp``). With ``block_size`` 1 (the plain
-    path) every candidate is a block of its own; else each ``(X, C)`` is a :class:`TimeChain`,
-    cut for each standpoint. ``names`` are the block and detail predicates: the same blocks
-    say whether X has a visible touch rejected below ``verify`` (``bvblock/8``, ``bvdetail/4``,
-    ``rules/standpoint/reasons.lp``).
+    for the channel log (``rules/standpoint/channel_log.lp``, judged by ``blocks.lp``). With
+    ``block_size`` 1 (the plain path) every candidate is a block of its own; else each
+    ``(X, C)`` is a :class:`TimeChain`, cut for each standpoint. ``names`` are the block and
+    detail predicates: the same blocks say whether X has a visible touch rejected below
+    ``verify`` (``bvblock/8``, ``bvdetail/4``, ``rules/standpoint/reasons.lp``).
     """
 
     def __init__(

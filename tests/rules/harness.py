@@ -61,3 +61,11 @@ def prepare(facts: str) -> Answer:
 def standpoint(facts: str, now: int = 1000, known: int | None = None) -> Answer:
     """The standpoint part over ``facts`` at ``now(T)``, ``known(K)`` (default K = T)."""
     return solve("standpoint", f"now({now}). known({now if known is None else known}).\n{facts}")
+
+
+def unseen_block(answer: Answer, kind: str, block: int) -> bool:
+    """Whether block ``block`` of ``kind`` is judged none at the standpoint
+    (rules/standpoint/blocks.lp): a span that is neither full, later nor partial."""
+    spanned = any(atom.startswith(f"span({kind},{block},") for atom in answer.every)
+    judged = {f"block_{word}({kind},{block})" for word in ("full", "later", "partial")}
+    return spanned and not judged & answer.every

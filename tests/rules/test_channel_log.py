@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.rules.harness import standpoint
+from tests.rules.harness import standpoint, unseen_block
 
 
 def test_time_blocks_searched_and_through() -> None:
@@ -12,9 +12,9 @@ def test_time_blocks_searched_and_through() -> None:
     )
     a = standpoint(facts, now=350)
     assert a.has("searched(1)") and a.has("through(1,300)")
-    assert a.has("tb_full(1,1)") and a.has("tb_partial(1,2)")
+    assert a.has("block_full(time,1)") and a.has("block_partial(time,2)")
     none = standpoint("tblock(1,1,100,200,100,200).", now=50)
-    assert not none.has("searched(1)") and none.has("tb_none(1,1)")
+    assert not none.has("searched(1)") and unseen_block(none, "time", 1)
     unrecorded = standpoint("tblock(1,1,100,200,300,300).", now=250, known=250)
     assert not unrecorded.has("searched(1)")
 
@@ -73,20 +73,24 @@ def test_candidate_blocks_count_the_visible_candidates() -> None:
         "cdetail(6,61,200,200). cdetail(6,62,300,300). cblock(10,1,7,3,900,990,900,990)."
     )
     a = standpoint(facts, now=250)
-    assert a.has("visible_candidates(10,1,3)") and a.has("cb_none(7)")
+    assert a.has("visible_candidates(10,1,3)") and unseen_block(a, "candidate", 7)
     assert standpoint(facts, now=250, known=90).has("visible_candidates(10,1,0)")
 
 
 def test_blocks_wholly_after_the_standpoint_or_unrecorded_are_not_seen() -> None:
     latest = 10**6
-    assert standpoint("tblock(1,1,500,600,500,600).", now=100, known=latest).has("tb_none(1,1)")
+    assert unseen_block(
+        standpoint("tblock(1,1,500,600,500,600).", now=100, known=latest), "time", 1
+    )
     future = "sblock(1,1,1,2,500,500,600,500,600)."
     # known, but happened after T: a known later record (it holds its seqs), never visible
     later = standpoint(future, now=100, known=latest)
-    assert later.has("sb_later(1,1)") and not later.named("vnode")
+    assert later.has("block_later(seq,1)") and not later.named("vnode")
     assert later.has("knode(1,1,1)")
-    assert standpoint(future, now=latest, known=100).has("sb_none(1,1)")
-    assert standpoint("cblock(10,1,5,2,500,600,500,600).", now=100, known=latest).has("cb_none(5)")
+    assert unseen_block(standpoint(future, now=latest, known=100), "seq", 1)
+    assert unseen_block(
+        standpoint("cblock(10,1,5,2,500,600,500,600).", now=100, known=latest), "candidate", 5
+    )
 
 
 def test_a_gap_at_the_end_of_a_partial_block_reaches_the_next_block() -> None:
@@ -194,5 +198,5 @@ def test_a_partial_block_holds_its_known_later_records() -> None:
         "sdetail(1,1,3,120,900). sdetail(1,1,4,130,130)."
     )
     a = standpoint(facts, now=300, known=300)
-    assert a.has("sb_partial(1,1)") and a.has("knode(1,1,2)") and not a.has("vnode(1,1,2)")
+    assert a.has("block_partial(seq,1)") and a.has("knode(1,1,2)") and not a.has("vnode(1,1,2)")
     assert a.named("gap") == {"gap(1,3,3)"} and a.has("gap_end(1,3,3,130)")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rules.harness import standpoint
+from tests.rules.harness import standpoint, unseen_block
 
 BASE = "expectation(10). opening(10,100,100). opener(10,5). evt(5,100,100,0). work(1). "
 
@@ -100,7 +100,7 @@ def test_claimed_unverified_from_the_blocks_of_touches_below_verify() -> None:
 
 def test_a_block_below_verify_recorded_after_k_is_unseen_and_a_partial_one_needs_its_rows() -> None:
     recorded_late = standpoint(BASE + "bvblock(10,0,1,2,200,300,600,700).", now=500, known=500)
-    assert recorded_late.has("bv_none(1)") and not recorded_late.shows(
+    assert unseen_block(recorded_late, "bv", 1) and not recorded_late.shows(
         "flag(10,claimed_unverified)"
     )
     with pytest.raises(AssertionError):  # a partial block without its rows has no answer

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rules.harness import standpoint
+from tests.rules.harness import standpoint, unseen_block
 
 BASE = (
     "expectation(10). opening(10,100,100). opener(10,5). evt(5,100,100,0). work(1). "
@@ -63,7 +63,7 @@ def test_a_partial_block_counts_only_its_visible_members() -> None:
         + _member(1, 8, 400)
     )
     a = standpoint(facts, now=500, known=500)
-    assert a.has("rb_partial(1)") and a.has("rb_seen(10,1,2)")
+    assert a.has("block_partial(rejection,1)") and a.has("rb_seen(10,1,2)")
     assert a.shows("reason_count(10,3)")
     assert a.shows("reason_is_key(10,candidate_rejected,8,no_link)")
 
@@ -71,11 +71,13 @@ def test_a_partial_block_counts_only_its_visible_members() -> None:
 def test_an_unseen_block_counts_nothing() -> None:
     unseen = BASE + "rblock(10,1,2,600,700,600,700). " + _member(1, 9, 700)
     a = standpoint(unseen, now=500, known=1000)
-    assert a.has("rb_none(1)")
+    assert unseen_block(a, "rejection", 1)
     assert not any(atom.startswith("rb_seen(") for atom in a.every)
     assert a.shows("reason_count(10,1)")
     late = BASE + "rblock(10,1,2,200,300,600,700). " + _member(1, 9, 300, 700)
-    assert standpoint(late, now=500, known=500).has("rb_none(1)"), "recorded after K: unseen"
+    assert unseen_block(standpoint(late, now=500, known=500), "rejection", 1), (
+        "recorded after K: unseen"
+    )
 
 
 def test_a_partial_block_without_its_members_has_no_answer() -> None:
