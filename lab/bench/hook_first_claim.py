@@ -34,9 +34,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
+from lab.bench.children import settle
 from lab.bench.real_rows import POLICY
 from lab.bench.store_rows import HOOK_DECLARATIONS, HOOK_PAYLOAD, HOOK_TASK
 from lab.bench.store_rows import command as timed
@@ -66,29 +66,6 @@ def cpu_of(argv: list[str], stdin: bytes = b"") -> tuple[float, int]:
     if done.returncode not in (0, 2):
         raise SystemExit(f"{argv}: exit {done.returncode}: {done.stderr.decode()}")
     return cpu, done.returncode
-
-
-def settle(history: Path, cache: Path, limit: float = 30.0) -> None:
-    """Wait until no process works on ``history`` (the hook's detached warm-up child has the
-    hook's command line) and the cache folder has stopped changing."""
-    deadline = time.monotonic() + limit
-    mine = str(os.getpid())
-    while time.monotonic() < deadline:
-        busy = False
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit() or entry.name == mine:
-                continue
-            try:
-                line = (entry / "cmdline").read_bytes()
-            except OSError:
-                continue
-            if str(history).encode() in line and b"hook" in line:
-                busy = True
-                break
-        if not busy:
-            return
-        time.sleep(0.05)
-    raise SystemExit(f"a warm-up child still runs after {limit} s")
 
 
 def restore(saved: Path, target: Path) -> None:
@@ -128,18 +105,18 @@ def measure(bundle: Path, runs: int) -> dict[str, list[float]]:
                 restore(scratch / "saved-history", history)
                 cpu_of(status)
                 first, code = cpu_of(hook, payload)
-                settle(history, cache)
+                settle(history)
                 again, code_again = cpu_of(hook, payload)
-                settle(history, cache)
+                settle(history)
                 if (code, code_again) != (2, 2):
                     raise SystemExit(f"the claims were not refused (exit {code}, {code_again})")
                 restore(scratch / "saved-cache", cache)
                 restore(scratch / "saved-history", history)
                 cpu_of(status)
                 cpu_of(hook, asks.encode())
-                settle(history, cache)
+                settle(history)
                 stopped, code = cpu_of(hook, payload)
-                settle(history, cache)
+                settle(history)
                 if code != 2:
                     raise SystemExit(f"the claim after a stop was not refused (exit {code})")
                 startup, _ = cpu_of(["hook", "claude-code", "--help"])

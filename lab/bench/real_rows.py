@@ -19,6 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from lab.bench.children import settle
 from lab.bench.measure import read_floor
 from lab.bench.store_rows import HOOK_DECLARATIONS, HOOK_PAYLOAD, HOOK_TASK, cache_folder
 from lab.bench.store_rows import command as timed
@@ -71,12 +72,13 @@ def measure(bundle: str | Path, log) -> dict:
             payload = json.dumps(HOOK_PAYLOAD).encode()
             _step(out, "hook_first", hook, log, name, payload)
             # The next claims, as an agent's session makes them: each after the previous
-            # call's background warm-up (given a moment to finish), minus the start-up.
+            # call's background warm-up has ended, minus the start-up.
             startup = timed(["hook", "claude-code", "--help"]).cpu_s
             again = []
             for _ in range(3):
-                time.sleep(2.0)
+                settle(history)
                 again.append(timed(hook, payload).cpu_s)
+            settle(history)  # the last warm-up writes into the scratch folder: let it end
             out["hook_again_cpu_s"] = round(sorted(again)[1], 3)
             out["hook_startup_cpu_s"] = round(startup, 3)
             out["hook_again_after_startup_cpu_s"] = round(max(0.0, sorted(again)[1] - startup), 3)

@@ -29,6 +29,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from lab.bench.children import settle
 from lab.bench.cpu import cpu_seconds
 from resolver.benchmark import own_peak
 from resolver.benchmark.timing import cache_folder
@@ -187,6 +188,7 @@ def _hook(paths: list[str], scratch: Path, log) -> dict:
     payload = json.dumps(HOOK_PAYLOAD).encode()
     prepare_as([folder], DEFAULT_IDENTITY, True, scope=HOOK_TASK)  # the store, warm
     done = command(argv, payload)
+    settle(folder)  # the claim's warm-up writes into the scratch folder: let it end
     startup = command(["hook", "claude-code", "--help"])
     out = {
         "hook_cpu_s": round(done.cpu_s, 4),
