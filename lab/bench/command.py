@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -207,7 +208,12 @@ def _gaps(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Measure every size; exit 1 if a size could not be measured (crash or timeout)."""
+    """Measure every size; exit 1 if a size could not be measured (crash or timeout).
+
+    The commands measured run as an installed package's do, their bytecode written and read:
+    with ``PYTHONDONTWRITEBYTECODE`` set (some environments set it) every fresh interpreter
+    would compile every module from source, a cost no user pays after the first run."""
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     if args.study is not None:
         from lab.study.report import run_study_command
 
