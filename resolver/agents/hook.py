@@ -61,7 +61,8 @@ class Call:
     """One hook call, host-neutral.
 
     ``kind`` is ``claim`` (always a completion claim), ``stop`` (a claim only when ``message``
-    claims completion), ``tool`` (a tool call for the guard) or ``other`` (nothing to judge).
+    claims completion), ``tool`` (a tool call for the guard), ``start`` (a session's start:
+    nothing to judge, the first claim is warmed) or ``other`` (nothing to judge).
     """
 
     kind: str
@@ -112,8 +113,10 @@ def answer(call: Call, options: Options) -> Outcome:
         check_identity(options.identity)
         if call.kind == "tool":
             outcome = _guard(call, options)
-        elif call.kind == "stop" and not claims_completion(call.message):
-            outcome = Outcome()  # a question or a report of what remains: not a claim
+        elif call.kind == "start" or (call.kind == "stop" and not claims_completion(call.message)):
+            # A session's start, or a question or a report of what remains: not a claim. The
+            # claim to come is warmed in the background, so it is a lookup.
+            outcome = Outcome()
             if options.use_cache:
                 warm_ahead(options)
         elif call.kind in ("claim", "stop"):
@@ -271,11 +274,11 @@ def _ask_ahead(task: str) -> Callable[[Prepared], None]:
 
 
 def warm_ahead(options: Options) -> None:
-    """After a stop that claims nothing: have a detached child prepare the task's group as the
-    files are now, ask the claim's question on its plateau, and keep the log's scan, so that
-    the session's first claim, if nothing is written before it, is a lookup and an append that
-    reads no line, instead of two solves. The stop's own answer waits for none of it; a
-    history that cannot be read is left for the claim to report."""
+    """After a session's start or a stop that claims nothing: have a detached child prepare the
+    task's group as the files are now, ask the claim's question on its plateau, and keep the
+    log's scan, so that the session's first claim, if nothing is written before it, is a lookup
+    and an append that reads no line, instead of two solves. The call's own answer waits for
+    none of it; a history that cannot be read is left for the claim to report."""
     from resolver.agents.warm import warm_in_background
     from resolver.ingest.record import locked_log
 

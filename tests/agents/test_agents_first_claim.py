@@ -118,13 +118,14 @@ def _settle(history: Path, limit: float = 60.0) -> None:
     raise AssertionError("the warm-up did not end")
 
 
-def test_a_stop_that_claims_nothing_warms_the_first_claim(
-    history: Path, cache: Path, tmp_path: Path, monkeypatch
+@pytest.mark.parametrize("name", ["stop_question.json", "session_start.json"])
+def test_a_session_start_or_a_stop_that_claims_nothing_warms_the_first_claim(
+    history: Path, cache: Path, tmp_path: Path, monkeypatch, name: str
 ):
     env = {**os.environ, "OPENLOOP_CACHE_DIR": str(cache)}
     assert openloop("status", history, env=env).returncode in (0, 1)
     before = (history / "events.jsonl").read_bytes()
-    stop = payload("claude-code/stop_question.json", history.parent)
+    stop = payload(f"claude-code/{name}", history.parent)
     done = openloop("hook", "claude-code", "--task", "release-7", history, stdin=stop, env=env)
     assert done.returncode == 0 and done.stdout == "" and done.stderr == ""
     _settle(history)

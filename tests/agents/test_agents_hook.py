@@ -82,6 +82,14 @@ def test_a_stop_that_asks_or_reports_what_remains_is_no_claim(history: Path, env
     assert (history / "events.jsonl").read_bytes() == before  # nothing recorded
 
 
+def test_a_session_start_prints_nothing_and_records_nothing(history: Path, env: dict):
+    """Whatever a SessionStart hook prints is added to the model's context: it prints nothing."""
+    before = (history / "events.jsonl").read_bytes()
+    done = hook("claude-code", history, "claude-code/session_start.json", env)
+    assert done.returncode == 0 and done.stdout == "" and done.stderr == ""
+    assert (history / "events.jsonl").read_bytes() == before
+
+
 def test_without_last_message_the_transcript_is_read(history: Path, env: dict):
     done = hook("claude-code", history, "claude-code/stop_transcript.json", env)
     assert json.loads(done.stdout)["decision"] == "block"

@@ -74,7 +74,11 @@ def test_gemini_after_agent_denies_and_before_tool_denies(history: Path, env: di
 @pytest.mark.parametrize(
     ("name", "path", "events"),
     [
-        ("claude-code", ".claude/settings.json", {"TaskCompleted", "Stop", "PreToolUse"}),
+        (
+            "claude-code",
+            ".claude/settings.json",
+            {"TaskCompleted", "Stop", "PreToolUse", "SessionStart"},
+        ),
         ("codex", ".codex/hooks.json", {"Stop", "PreToolUse"}),
         ("cursor", ".cursor/hooks.json", {"stop", "beforeShellExecution", "preToolUse"}),
         ("copilot", ".github/hooks/openloop.json", {"agentStop", "preToolUse"}),

@@ -2,13 +2,16 @@
 
 Events read: ``TaskCompleted`` (always a claim), ``Stop`` and ``SubagentStop`` (a claim when
 ``last_assistant_message``, else the last assistant turn of the transcript at
-``transcript_path``, claims completion; ``stop_hook_active`` honoured) and ``PreToolUse``
-(``tool_name``, ``tool_input``, ``cwd``). Answers:
+``transcript_path``, claims completion; ``stop_hook_active`` honoured), ``PreToolUse``
+(``tool_name``, ``tool_input``, ``cwd``) and ``SessionStart`` (``source``: startup, resume,
+clear, compact), which judges nothing: it warms the session's first claim. Answers:
 
 - a refused ``TaskCompleted``: exit 2, the reason on stderr (shown to the model);
 - a refused stop: ``{"decision": "block", "reason": ...}`` on stdout, exit 0;
 - a denied tool call: ``{"hookSpecificOutput": {"hookEventName": "PreToolUse",
   "permissionDecision": "deny", "permissionDecisionReason": ...}}``, exit 0;
+- a session's start: nothing on stdout (whatever a ``SessionStart`` hook prints is added to
+  the model's context), exit 0;
 - a warning (an internal error, ``--observe``, a cap reached): ``{"systemMessage": ...}``,
   which the host shows the user. Claude Code ends a turn after 8 consecutive stop blocks; the
   default cap of refusals is below it.
@@ -28,6 +31,7 @@ HOST_CAP = 8
 CLAIMS = ("TaskCompleted",)
 STOPS = ("Stop", "SubagentStop")
 TOOLS = ("PreToolUse",)
+STARTS = ("SessionStart",)
 
 
 def parse(data: dict[str, Any]) -> Call:
@@ -49,6 +53,8 @@ def parse(data: dict[str, Any]) -> Call:
             tool_input=data.get("tool_input"),
             cwd=cwd,
         )
+    if event in STARTS:
+        return Call("start", event, session, cwd=cwd)
     return Call("other", event, session, cwd=cwd)
 
 
@@ -86,7 +92,7 @@ def install(config: dict[str, Any], command: str) -> dict[str, Any]:
     """``config`` with the hook added for every event it judges (Claude-style nesting)."""
     from resolver.agents.hosts.install import add_nested
 
-    for event in (*CLAIMS, *STOPS):
+    for event in (*CLAIMS, *STOPS, *STARTS):
         add_nested(config, event, command, None)
     add_nested(config, "PreToolUse", command, "Bash|Edit|Write|MultiEdit|NotebookEdit")
     return config
