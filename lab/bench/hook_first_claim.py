@@ -14,6 +14,7 @@ covers changed meanwhile, as it does in a checkout being edited), then times, ea
 * a next claim (after the first claim's background warm-up has ended);
 * the first claim after a stop that claims nothing (a reply that asks a question: the session's
   earlier replies), once that stop's background warm-up has ended;
+* the first claim after a session's start (``SessionStart``), once its warm-up has ended;
 * ``hook claude-code --help``: the start-up (the interpreter and the hook's imports).
 
 Bytecode is written and read as an installed package's is; a first run, which compiles it, is
@@ -89,7 +90,14 @@ def measure(bundle: Path, runs: int) -> dict[str, list[float]]:
     """Every run's CPU seconds: first claim, next claim, start-up."""
     payload = json.dumps(HOOK_PAYLOAD).encode()
     asks = json.dumps({**HOOK_PAYLOAD, "hook_event_name": "Stop", "last_assistant_message": ASKS})
-    out: dict[str, list[float]] = {"first": [], "next": [], "after stop": [], "startup": []}
+    started = json.dumps({**HOOK_PAYLOAD, "hook_event_name": "SessionStart", "source": "startup"})
+    out: dict[str, list[float]] = {
+        "first": [],
+        "next": [],
+        "after stop": [],
+        "after start": [],
+        "startup": [],
+    }
     with tempfile.TemporaryDirectory(prefix="openloop-hook-first-") as name:
         scratch = Path(name)
         history = setup(bundle, scratch)
@@ -119,16 +127,27 @@ def measure(bundle: Path, runs: int) -> dict[str, list[float]]:
                 settle(history)
                 if code != 2:
                     raise SystemExit(f"the claim after a stop was not refused (exit {code})")
+                restore(scratch / "saved-cache", cache)
+                restore(scratch / "saved-history", history)
+                cpu_of(status)
+                cpu_of(hook, started.encode())
+                settle(history)
+                begun, code = cpu_of(hook, payload)
+                settle(history)
+                if code != 2:
+                    raise SystemExit(f"the claim after a start was not refused (exit {code})")
                 startup, _ = cpu_of(["hook", "claude-code", "--help"])
                 if n == 0:
                     continue
                 out["first"].append(first)
                 out["next"].append(again)
                 out["after stop"].append(stopped)
+                out["after start"].append(begun)
                 out["startup"].append(startup)
                 print(
                     f"run: first {first:.3f} s, next {again:.3f} s, first after a stop "
-                    f"{stopped:.3f} s, start-up {startup:.3f} s"
+                    f"{stopped:.3f} s, first after a session's start {begun:.3f} s, "
+                    f"start-up {startup:.3f} s"
                 )
     return out
 
@@ -136,10 +155,10 @@ def measure(bundle: Path, runs: int) -> dict[str, list[float]]:
 def table(figures: dict[str, list[float]]) -> str:
     """Whole process, start-up and after start-up, for the first and a next claim."""
     startup = statistics.median(figures["startup"])
-    lines = ["claim       whole s  start-up s  after start-up s", "-" * 48]
-    for key in ("first", "next", "after stop"):
+    lines = ["claim        whole s  start-up s  after start-up s", "-" * 49]
+    for key in ("first", "next", "after stop", "after start"):
         whole = statistics.median(figures[key])
-        lines.append(f"{key:<10}  {whole:7.3f}  {startup:10.3f}  {whole - startup:16.3f}")
+        lines.append(f"{key:<11}  {whole:7.3f}  {startup:10.3f}  {whole - startup:16.3f}")
     lines.append(f"medians of {len(figures['first'])} runs, CPU seconds (user + system)")
     return "\n".join(lines)
 
