@@ -243,21 +243,25 @@ class Entry:
         except sqlite3.Error:
             return None
 
-    def answer(self, key: tuple[str, int, str]) -> tuple[str, int] | None:
-        """A stored standpoint answer (atoms' text, ground rules), if any."""
+    def _answer_row(self, columns: str, key: tuple[str, int, str]) -> tuple | None:
+        """``columns`` (a fixed list, never user text) of the answers table's row for ``key``,
+        when the entry is current."""
         if self.key is None:
             return None
         try:
             with contextlib.closing(self._connect()) as db:
                 if _current(db) != self.key:
                     return None
-                row = db.execute(
-                    "SELECT atoms, digest, ground_rules FROM answers "
-                    "WHERE family = ? AND plateau = ? AND query = ?",
+                return db.execute(
+                    f"SELECT {columns} FROM answers WHERE family = ? AND plateau = ? AND query = ?",
                     key,
                 ).fetchone()
         except (sqlite3.Error, ValueError):
             return None
+
+    def answer(self, key: tuple[str, int, str]) -> tuple[str, int] | None:
+        """A stored standpoint answer (atoms' text, ground rules), if any."""
+        row = self._answer_row("atoms, digest, ground_rules", key)
         if row is None or not isinstance(row[2], int):
             return None
         text = _unpack(row[0], row[1])
@@ -288,20 +292,7 @@ class Entry:
 
     def verdicts(self, key: tuple[str, int, str]) -> str | None:
         """The typed verdicts kept beside a stored answer (JSON text), if any and intact."""
-        if self.key is None:
-            return None
-        try:
-            with contextlib.closing(self._connect()) as db:
-                if _current(db) != self.key:
-                    return None
-                row = db.execute(
-                    "SELECT verdicts, verdicts_digest FROM answers "
-                    "WHERE family = ? AND plateau = ? AND query = ?",
-                    key,
-                ).fetchone()
-        except (sqlite3.Error, ValueError):
-            return None
-        data = _unpack_bytes(row)
+        data = _unpack_bytes(self._answer_row("verdicts, verdicts_digest", key))
         try:
             return None if data is None else zlib.decompress(data).decode("utf-8")
         except (zlib.error, UnicodeDecodeError):
