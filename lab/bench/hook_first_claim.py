@@ -108,34 +108,29 @@ def measure(bundle: Path, runs: int) -> dict[str, list[float]]:
             shutil.copytree(cache, scratch / "saved-cache")
             shutil.copytree(history, scratch / "saved-history")
             hook = ["hook", "claude-code", "--task", HOOK_TASK, str(history)]
+
+            def claims_after(before: bytes | None, count: int) -> list[float]:
+                """From the state after ``status``: the call ``before`` (if any) and its
+                warm-up, then ``count`` claims, each refused and its warm-up let end."""
+                restore(scratch / "saved-cache", cache)
+                restore(scratch / "saved-history", history)
+                cpu_of(status)
+                if before is not None:
+                    cpu_of(hook, before)
+                    settle(history)
+                spent = []
+                for _ in range(count):
+                    cpu, code = cpu_of(hook, payload)
+                    settle(history)
+                    if code != 2:
+                        raise SystemExit(f"a claim was not refused (exit {code})")
+                    spent.append(cpu)
+                return spent
+
             for n in range(runs + 1):  # the first run writes the bytecode: not counted
-                restore(scratch / "saved-cache", cache)
-                restore(scratch / "saved-history", history)
-                cpu_of(status)
-                first, code = cpu_of(hook, payload)
-                settle(history)
-                again, code_again = cpu_of(hook, payload)
-                settle(history)
-                if (code, code_again) != (2, 2):
-                    raise SystemExit(f"the claims were not refused (exit {code}, {code_again})")
-                restore(scratch / "saved-cache", cache)
-                restore(scratch / "saved-history", history)
-                cpu_of(status)
-                cpu_of(hook, asks.encode())
-                settle(history)
-                stopped, code = cpu_of(hook, payload)
-                settle(history)
-                if code != 2:
-                    raise SystemExit(f"the claim after a stop was not refused (exit {code})")
-                restore(scratch / "saved-cache", cache)
-                restore(scratch / "saved-history", history)
-                cpu_of(status)
-                cpu_of(hook, started.encode())
-                settle(history)
-                begun, code = cpu_of(hook, payload)
-                settle(history)
-                if code != 2:
-                    raise SystemExit(f"the claim after a start was not refused (exit {code})")
+                first, again = claims_after(None, 2)
+                (stopped,) = claims_after(asks.encode(), 1)
+                (begun,) = claims_after(started.encode(), 1)
                 startup, _ = cpu_of(["hook", "claude-code", "--help"])
                 if n == 0:
                     continue
