@@ -272,23 +272,18 @@ class Entry:
         if self.key is None:
             return
         blob, digest = _pack(text)
-        try:
-            with contextlib.closing(self._connect()) as db:
-                db.execute("BEGIN IMMEDIATE")
-                if _current(db) == self.key:
-                    db.execute(
-                        "INSERT OR REPLACE INTO answers (family, plateau, query, atoms, digest, "
-                        "ground_rules) VALUES (?, ?, ?, ?, ?, ?)",
-                        (*key, blob, digest, ground_rules),
-                    )
-                    db.execute(
-                        "DELETE FROM answers WHERE rowid NOT IN "
-                        "(SELECT rowid FROM answers ORDER BY rowid DESC LIMIT ?)",
-                        (ANSWERS_KEPT,),
-                    )
-                db.execute("COMMIT")
-        except sqlite3.Error:
-            pass
+        self._while_current(
+            (
+                "INSERT OR REPLACE INTO answers (family, plateau, query, atoms, digest, "
+                "ground_rules) VALUES (?, ?, ?, ?, ?, ?)",
+                (*key, blob, digest, ground_rules),
+            ),
+            (
+                "DELETE FROM answers WHERE rowid NOT IN "
+                "(SELECT rowid FROM answers ORDER BY rowid DESC LIMIT ?)",
+                (ANSWERS_KEPT,),
+            ),
+        )
 
     def verdicts(self, key: tuple[str, int, str]) -> str | None:
         """The typed verdicts kept beside a stored answer (JSON text), if any and intact."""
@@ -304,15 +299,23 @@ class Entry:
         if self.key is None:
             return
         data = zlib.compress(text.encode("utf-8"), 1)
+        self._while_current(
+            (
+                "UPDATE answers SET verdicts = ?, verdicts_digest = ? "
+                "WHERE family = ? AND plateau = ? AND query = ?",
+                (data, hashlib.sha256(data).hexdigest(), *key),
+            ),
+        )
+
+    def _while_current(self, *statements: tuple[str, tuple]) -> None:
+        """Run ``statements`` in one transaction if the entry is still the one this object
+        read (another process may have replaced it); best effort: an error writes nothing."""
         try:
             with contextlib.closing(self._connect()) as db:
                 db.execute("BEGIN IMMEDIATE")
                 if _current(db) == self.key:
-                    db.execute(
-                        "UPDATE answers SET verdicts = ?, verdicts_digest = ? "
-                        "WHERE family = ? AND plateau = ? AND query = ?",
-                        (data, hashlib.sha256(data).hexdigest(), *key),
-                    )
+                    for sql, parameters in statements:
+                        db.execute(sql, parameters)
                 db.execute("COMMIT")
         except sqlite3.Error:
             pass
