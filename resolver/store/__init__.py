@@ -20,7 +20,7 @@ stored atom that names them (docs/design/increments.md).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from resolver.engine.plateau import Memo
@@ -57,13 +57,19 @@ def load_prepared(
     scope: str | None = None,
     use_store: bool = True,
     same_log_as: Sequence[str | Path] | None = None,
+    write: bool = True,
+    on_read: Callable[[Stamp], object] | None = None,
 ) -> Prepared:
     """The prepared history of ``paths`` (of ``scope``'s group): from the store when its entry
     is current, else from the files (and the entry written).
 
     ``same_log_as``: other paths whose files hold the same events (``paths`` adds only
     declarations without events, like the hook's identity file): their whole history's entry
-    lends the log it kept, so a first preparation need not read the JSON lines."""
+    lends the log it kept, so a first preparation need not read the JSON lines.
+    ``write`` False leaves a missing or stale entry as it is, and keeps no answer in it (a
+    caller about to change the files, as the hook's claim is, has the history after its change
+    stored instead). ``on_read`` is handed the stamp of the files when the history was read
+    from exactly the bytes it digested (the loaded events are those of these bytes)."""
     from resolver.language.loader import collect_files
 
     files = collect_files(paths)
@@ -97,21 +103,22 @@ def load_prepared(
         unchanged = False
     if not unchanged:
         return Prepared(project)
+    if on_read is not None:
+        on_read(before)
     kept = _kept(found, project)
     if kept is not None:  # the same files and code: the facts need not be built
         prepared = Prepared(project, kept=kept)
     else:
         stored = None if found is None else (found.text, found.ground_rules, found.facts)
         solved: list[tuple[str, int, str]] = []
-        prepared = Prepared(project, stored=stored, on_solved=lambda *atoms: solved.append(atoms))
-        table = names.pack(prepared.facts.interner)
-        kept_too = (table, prepared.thresholds.values, columns.pack(log))
-        derived = parsed.encode_items(project.derived)
-        if solved:
-            entry.write(before, *solved[0], *kept_too, derived)
-        elif stored is not None and table is not None:  # an entry without its names yet
-            entry.write(before, *stored, *kept_too, derived)
-    prepared.memo = Memo(entry)
+        kept_by = (lambda *atoms: solved.append(atoms)) if write else None
+        prepared = Prepared(project, stored=stored, on_solved=kept_by)
+        table = names.pack(prepared.facts.interner) if write else None
+        if solved or (stored is not None and table is not None):  # (names kept with it now)
+            kept_too = (table, prepared.thresholds.values, columns.pack(log))
+            derived = parsed.encode_items(project.derived)
+            entry.write(before, *(solved[0] if solved else stored), *kept_too, derived)
+    prepared.memo = Memo(entry) if entry.key is not None else Memo()
     return prepared
 
 
