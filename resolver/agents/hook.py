@@ -35,17 +35,21 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from resolver import api
-from resolver.agents.identity import DEFAULT_IDENTITY, check_identity, prepare_as, with_identity
+from resolver.agents.identity import DEFAULT_IDENTITY, check_identity, prepare_as
 from resolver.agents.stop_claims import claims_completion
 from resolver.api import Prepared, Resolution
 from resolver.errors import InputError
 from resolver.ingest.record import append_event
 from resolver.language.loader import collect_files
 from resolver.times import format_time, now
+
+if TYPE_CHECKING:
+    from resolver.store.keys import Stamp
 
 #: The channel the agent's claims are recorded on.
 CLAIM_CHANNEL = "agent"
@@ -217,7 +221,9 @@ def judge(call: Call, options: Options, load: Callable[..., Prepared] = prepare_
     task, identity = options.task, options.identity
     log_path = default_log(options.paths, options.log)
     before = _load_paths(options.paths, log_path) if log_path.exists() else list(options.paths)
-    prepared = load(before, identity, options.use_cache, scope=task)
+    read: list[Stamp] = []
+    # The claim changes the log: its entry is stored by the warm-up after the append, not here.
+    prepared = load(before, identity, options.use_cache, task, False, read.append)
     declared = prepared.project.task(task)
     if declared is None:  # before writing: a claim about nothing is not recorded
         raise InputError(f"--task: no task named '{task}'")
@@ -233,6 +239,10 @@ def judge(call: Call, options: Options, load: Callable[..., Prepared] = prepare_
         "claims_complete": [task],
     }
     cited = call.evidence or latest_cited(log_path, identity, task)
+    if read and not prepared.from_store:  # the log was just loaded: its scan is read off it
+        from resolver.agents.log_scan import keep_scan
+
+        keep_scan(prepared.project.events, read[0], log_path)
     if cited:
         event["evidence"] = list(cited)
     claim = append_event(log_path, event)["id"]
@@ -255,8 +265,8 @@ def judge(call: Call, options: Options, load: Callable[..., Prepared] = prepare_
     if options.use_cache:
         from resolver.agents.warm import warm_in_background
 
-        paths = with_identity(_load_paths(options.paths, log_path), identity)
-        warm_in_background(paths, task, then=_ask_ahead(task))
+        prepare = partial(prepare_as, _load_paths(options.paths, log_path), identity, True, task)
+        warm_in_background([], task, then=_ask_ahead(task), prepare=prepare)
     return outcome
 
 

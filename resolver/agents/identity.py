@@ -25,15 +25,19 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from resolver import resources
 from resolver.api import Prepared
 from resolver.errors import InputError, Location
 from resolver.language.eventlog_checks import IDENTIFIER
 from resolver.language.model import Actor, Project
+
+if TYPE_CHECKING:
+    from resolver.store.keys import Stamp
 
 #: The identity the hook and the MCP server write under unless ``--as`` names another.
 DEFAULT_IDENTITY = "agent"
@@ -136,8 +140,11 @@ def prepare_as(
     name: str,
     use_cache: bool = True,
     scope: str | None = None,
+    write: bool = True,
+    on_read: Callable[[Stamp], object] | None = None,
 ) -> Prepared:
-    """The prepared history of PATHs in which ``name`` is an agent (of ``scope``'s group)."""
+    """The prepared history of PATHs in which ``name`` is an agent (of ``scope``'s group);
+    ``write`` and ``on_read``: see :func:`resolver.store.load_prepared`."""
     from resolver.agents.warm import load_prepared
 
     extended = with_identity(paths, name)
@@ -146,7 +153,7 @@ def prepare_as(
         keep_parse(declaration, name)
     try:
         # The declaration holds no event: the history read as `status` reads it lends its log.
-        return load_prepared(extended, use_cache, scope=scope, same_log_as=paths)
+        return load_prepared(extended, use_cache, scope, paths, write, on_read)
     except InputError as exc:
         if exc.location is None or Path(exc.location.file) != declaration:
             raise

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the store is imported where it is used: a stop that warms never reads it
     from resolver.engine.prepared import Prepared
+    from resolver.store.keys import Stamp
 
 
 def signature(files: Sequence[str]) -> str:
@@ -53,13 +54,24 @@ def load_prepared(
     use_cache: bool = True,
     scope: str | None = None,
     same_log_as: Sequence[str | Path] | None = None,
+    write: bool = True,
+    on_read: Callable[[Stamp], object] | None = None,
 ) -> Prepared:
     """The prepared history of ``paths`` (of ``scope``'s group, see :func:`prepare_files`):
-    from the store when its entry is current, else from the files (and the entry written);
-    ``same_log_as``: see :func:`resolver.store.load_prepared`."""
+    from the store when its entry is current, else from the files (and, unless ``write`` is
+    False, the entry written); ``same_log_as`` and ``on_read``: see
+    :func:`resolver.store.load_prepared`."""
     from resolver.store import load_prepared as _stored
 
-    return _stored(paths, scope, use_store=use_cache, same_log_as=same_log_as)
+    return _stored(
+        paths, scope, use_store=use_cache, same_log_as=same_log_as, write=write, on_read=on_read
+    )
+
+
+#: The warm-up children this process started: while one runs, it shares the parent's memory,
+#: so every page the parent writes after the fork is copied first (see :func:`resolver.cli.hook.
+#: run`, which ends the hook's process without tearing its interpreter down).
+children: list[int] = []
 
 
 def warm_in_background(
@@ -83,6 +95,7 @@ def warm_in_background(
     except OSError:
         return
     if pid:
+        children.append(pid)
         return
     try:
         os.setsid()

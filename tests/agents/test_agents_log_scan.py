@@ -1,0 +1,132 @@
+"""The append's view of the log read off the loaded events (resolver/agents/log_scan.py) is the
+scan's exactly, or none: random logs (blank lines, repeated records, channels with and without
+``seq``, with and without ``recorded``, a last line without its line break), and a claim after
+``status`` writing the same line a scan of the log would."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from resolver.agents import log_scan, warm
+from resolver.agents.hook import Call, Options, judge
+from resolver.errors import InputError
+from resolver.ingest import record
+from resolver.ingest.record import scan
+from resolver.language.loader import load
+from resolver.store.keys import Stamp
+
+CLAIM = Call("claim", "TaskCompleted", "s-1")
+
+_TIMES = st.sampled_from(
+    ["2024-01-01T00:00:00Z", "2024-01-02T10:00:00Z", "2024-01-02T09:59:59Z", "2023-12-31"]
+)
+
+
+@st.composite
+def _records(draw) -> dict:
+    record = {"id": f"e-{draw(st.integers(0, 15))}", "channel": draw(st.sampled_from("abc"))}
+    record["at"] = draw(_TIMES)
+    if draw(st.booleans()):
+        record["seq"] = draw(st.integers(0, 9))
+    if draw(st.booleans()):
+        record["recorded"] = draw(_TIMES)
+    return record
+
+
+@st.composite
+def _logs(draw) -> bytes:
+    lines = []
+    for event in draw(st.lists(_records(), max_size=12)):
+        lines.extend([""] * draw(st.integers(0, 1)) + [json.dumps(event)])
+    if draw(st.booleans()):
+        lines.append("  ")
+    text = "".join(line + "\n" for line in lines)
+    return text.encode()[: -1 if text and draw(st.booleans()) else None]
+
+
+def _state(tmp: Path, data: bytes) -> tuple[dict | None, dict | None]:
+    """(the state read off the loaded events, the scan's fields), each None when it refuses."""
+    log = tmp / "log.jsonl"
+    log.write_bytes(data)
+    try:
+        scanned = scan(str(log), data)
+        fields = {k: getattr(scanned, k) for k in ("lines", "ids", "last_seq", "last_recorded")}
+    except InputError:
+        fields = None
+    try:
+        events = load([str(log)]).events
+    except InputError:
+        return None, fields
+    return log_scan.state_of(events, str(log), data), fields  # type: ignore[arg-type]
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=_logs())
+def test_the_state_is_the_scans_or_none(tmp_path_factory, data: bytes):
+    built, scanned = _state(tmp_path_factory.mktemp("log"), data)
+    if built is not None:
+        assert built == scanned
+    distinct = [json.loads(x) for x in data.split(b"\n") if x.strip()]
+    whole = not data or data.endswith(b"\n")
+    if whole and len({r["id"] for r in distinct}) == len(distinct):  # nothing merged
+        assert built == scanned or scanned is None
+
+
+def test_a_merged_record_or_a_torn_line_keeps_no_state(tmp_path: Path):
+    event = json.dumps({"id": "a", "channel": "c", "at": "2024-01-01T00:00:00Z"})
+    assert _state(tmp_path, f"{event}\n{event}\n".encode()) == (None, _state_of(event, 2))
+    assert _state(tmp_path, event.encode())[0] is None
+
+
+def _state_of(line: str, times: int) -> dict:
+    fields = scan("x", (line + "\n").encode() * times)
+    return {k: getattr(fields, k) for k in ("lines", "ids", "last_seq", "last_recorded")}
+
+
+def test_a_changed_log_keeps_no_state(tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("OPENLOOP_CACHE_DIR", str(tmp_path / "cache"))
+    log = tmp_path / "log.jsonl"
+    log.write_text(json.dumps({"id": "a", "channel": "c", "at": "2024-01-01"}) + "\n")
+    stamp, events = Stamp.of([str(log)]), load([str(log)]).events
+    with log.open("a") as stream:
+        stream.write("\n")
+    log.write_bytes(log.read_bytes().replace(b'"a"', b'"b"'))  # rewritten, then grown
+    assert not log_scan.keep_scan(events, stamp, log)
+    assert not list((tmp_path / "cache").glob("scan-*.json"))
+
+
+def test_a_claim_after_status_appends_as_a_scan_would(history: Path, tmp_path: Path, monkeypatch):
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("OPENLOOP_CACHE_DIR", str(cache))
+    monkeypatch.setattr(warm, "warm_in_background", lambda *args, **kwargs: None)
+    env = {**os.environ, "OPENLOOP_CACHE_DIR": str(cache)}
+    command = [sys.executable, "-m", "resolver", "status", str(history)]
+    assert subprocess.run(command, env=env, capture_output=True, check=False).returncode in (0, 1)
+    log = history / "events.jsonl"
+    before = log.read_bytes()
+    scanned: list[bytes] = []
+    monkeypatch.setattr(
+        record, "scan", lambda name, data, *a: scanned.append(data) or scan(name, data, *a)
+    )
+    decision = judge(CLAIM, Options("release-7", [history], at=1_800_000_000))
+    assert scanned == [b""]  # the append read no line: the state was read off the loaded events
+    written = _lines(log.read_bytes()[len(before) :])
+    log.write_bytes(before)
+    for path in cache.glob("scan-*.json"):
+        path.unlink()
+    plain = judge(CLAIM, Options("release-7", [history], use_cache=False, at=1_800_000_000))
+    assert scanned[-1] == before  # this one scanned the log
+    assert _lines(log.read_bytes()[len(before) :]) == written  # the same id, seq and times
+    assert (decision.claim, decision.reason) == (plain.claim, plain.reason)
+
+
+def _lines(data: bytes) -> list[dict]:
+    """The records of ``data``, without ``recorded`` (when the append ran)."""
+    return [{k: v for k, v in json.loads(x).items() if k != "recorded"} for x in data.splitlines()]
