@@ -33,29 +33,28 @@ def state_of(events: EventColumns, source: str, data: bytes) -> dict[str, Any] |
         return None
     lines = data.split(b"\n")[:-1] if data else []
     filled = [number for number, raw in enumerate(lines, start=1) if raw.strip()]
-    try:
-        named = events.strings.index(source)
-    except ValueError:
-        named = -1
     if events._odd_locations:  # a location that is no file position: cannot be matched
         return None
-    rows = sorted((events.line[row], row) for row, s in enumerate(events.source) if s == named)
+    named = events.strings.index(source) if source in events.strings else -1
+    rows = sorted(
+        (line, row)
+        for row, (s, line) in enumerate(zip(events.source, events.line, strict=True))
+        if s == named
+    )
     if [line for line, _ in rows] != filled:
         return None
     ids: dict[str, int] = {}
     last_seq: dict[str, int] = {}
-    last_recorded: int | None = None
-    strings = events.strings
+    strings, every_id, seqs, channels = events.strings, events.ids, events.seq, events.channel
     for line, row in rows:
-        ids.setdefault(events.ids[row], line)
-        seq = events.seq[row]
+        ids.setdefault(every_id[row], line)
+        seq = seqs[row]
         if seq != NO_SEQ:
-            channel = strings[events.channel[row]]
+            channel = strings[channels[row]]
             last_seq[channel] = max(seq, last_seq.get(channel, 0))
-        recorded = events.recorded[row] + EPOCH_UNIX
-        if last_recorded is None or recorded > last_recorded:
-            last_recorded = recorded
-    return {"lines": len(lines), "ids": ids, "last_seq": last_seq, "last_recorded": last_recorded}
+    recorded = max((events.recorded[row] for _, row in rows), default=None)
+    last = None if recorded is None else recorded + EPOCH_UNIX
+    return {"lines": len(lines), "ids": ids, "last_seq": last_seq, "last_recorded": last}
 
 
 def keep_scan(events: object, stamp: Stamp, log: Path) -> bool:
