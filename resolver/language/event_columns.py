@@ -163,6 +163,46 @@ class EventColumns(Sequence[Event]):
         self.column.append(_NONE if column is None else column)
         self._positions = None
 
+    def extend_plain(self, source: str, rows: Sequence[tuple[Any, ...]]) -> None:
+        """Add rows that hold no set, marker, file or note, read from ``source`` and located by
+        line alone: each ``(id, channel, at, recorded, line, seq, by, kind, text, outcome)``
+        as :meth:`append_row` takes them. The result is :meth:`append_row`'s, row after row
+        (the string table too, in the same order), built a column at a time."""
+        if not rows:
+            return
+        ids, channels, ats, recordeds, lines, seqs, bys, kinds, texts, outcomes = zip(
+            *rows, strict=True
+        )
+        table = self._string_ids
+        fresh = {*channels, *bys, *kinds, *outcomes, source} - table.keys()
+        fresh.discard(None)
+        for row in rows if fresh else ():  # new strings are numbered in reading order
+            for text in (row[1], row[6], row[7], row[9], source):
+                if text in fresh:
+                    self.string_id(text)
+                    fresh.discard(text)
+            if not fresh:
+                break
+        number, count, epoch = table.__getitem__, len(rows), EPOCH_UNIX
+        self.ids.extend(ids)
+        self.texts.extend(texts)
+        self.channel.extend(map(number, channels))
+        self.at.extend([at - epoch for at in ats])
+        self.recorded.extend([at - epoch for at in recordeds])
+        self.seq.extend([NO_SEQ if seq is None else seq for seq in seqs])
+        self.by.extend([_NONE if by is None else number(by) for by in bys])
+        self.kind.extend([_NONE if kind is None else number(kind) for kind in kinds])
+        self.outcome.extend(map(number, outcomes))
+        spans = ("set", self.set_key), ("marker", self.marker_kind), ("file", self.file_path)
+        for field, entries in (*spans, ("note", self.note_key)):
+            span = array("i", [len(entries)]) * count
+            getattr(self, f"{field}_start").extend(span)
+            getattr(self, f"{field}_end").extend(span)
+        self.source.extend(array("i", [table[source]]) * count)
+        self.line.extend(lines)
+        self.column.extend(array("q", [_NONE]) * count)
+        self._positions = None
+
     def append_event(self, event: Event) -> None:
         """Add one :class:`Event` as a row."""
         location = event.location

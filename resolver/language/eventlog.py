@@ -19,11 +19,15 @@ tuples of pairs, so that a repeated key is a count away) and straight-line check
 only what the complete checks accept. Anything the fast path does not accept outright (a bad
 value, a repeated key, a surrogate escape, a ``null`` where a name belongs) is read again by the
 complete checks, which either accept it the same way or raise the one message they always did.
+A log's lines with no set, marker, file or note (most of them) wait in a batch that is added a
+column at a time (:meth:`~resolver.language.event_columns.EventColumns.extend_plain`): the
+columns and their string table come out as appending each line in turn would make them.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -83,16 +87,18 @@ def read_jsonl_into(text: str, filename: str, columns: EventColumns, first_line:
     if first_line == 1 and text.startswith("\ufeff"):
         text = text[1:]
     mark = columns.mark()
-    fast = _fast_row
-    days: dict[str, int] = {}
+    fast, flush = _fast_reader(filename, columns)
     try:
         for number, line in enumerate(text.split("\n"), start=first_line):
-            if line[:1] == "{" and fast(line, filename, number, columns, days):
+            if line[:1] == "{" and fast(line, number):
                 continue
             if not line.strip():
                 continue
             location = Location(filename, number)
-            columns.append_event(checked_line(line, location))
+            event = checked_line(line, location)
+            flush()
+            columns.append_event(event)
+        flush()
     except InputError:
         columns.rollback(mark)
         raise
@@ -100,80 +106,107 @@ def read_jsonl_into(text: str, filename: str, columns: EventColumns, first_line:
 
 #: The fast path's decoder: objects come back as tuples of (key, value) pairs, arrays as lists.
 _SCAN = json.JSONDecoder(object_pairs_hook=tuple).scan_once
+#: The fields of most lines: a line holding no other field has no set, marker, file or note.
+_PLAIN = frozenset(("id", "channel", "seq", "at", "recorded", "by", "kind", "text", "outcome"))
 
 
-def _fast_row(
-    line: str, filename: str, number: int, columns: EventColumns, days: dict[str, int]
-) -> bool:
-    """Append the event of a well-formed line and return True; False when the complete checks
-    must read the line (to accept it after all, or to say what is wrong with it).
+def _fast_reader(
+    filename: str, columns: EventColumns
+) -> tuple[Callable[[str, int], bool], Callable[[], None]]:
+    """The fast path for the lines of one file: ``read(line, number)`` takes the event of a
+    well-formed line and returns True, or returns False when the complete checks must read the
+    line (to accept it after all, or to say what is wrong with it); ``flush()`` appends the
+    events taken so far to ``columns``, before a line read otherwise and at the end. Events with
+    no set, marker, file or note wait in a batch (:meth:`EventColumns.extend_plain`).
 
-    Every test here is one the complete checks make, or a stricter one.
+    Every test here is one the complete checks make, or a stricter one. A log repeats its
+    channels, authors, kinds and days on line after line, so each is checked once per file and
+    remembered (the checks are of the text alone); the rare fields (``set``, markers, ``files``,
+    ``notes``) are looked at only on a line that has a field outside :data:`_PLAIN`.
     """
-    try:
-        pairs, end = _SCAN(line, 0)
-    except Exception:  # any problem at all: the complete checks name it
-        return False
-    if end != len(line) and line[end:].strip(" \t\r"):
-        return False
-    record = dict(pairs)
-    if len(record) != len(pairs) or not record.keys() <= FIELD_SET:
-        return False
-    if "\\u" in line and SURROGATE_ESCAPE.search(line):
-        return False
-    if "evidence" in record:  # rare (a claim citing events): the complete checks read it
-        return False
-    get = record.get
-    ident, channel, at_text = get("id"), get("channel"), get("at")
-    if not (_is_identifier(ident) and _is_identifier(channel) and type(at_text) is str):
-        return False
-    recorded_text, seq, text = get("recorded"), get("seq"), get("text")
-    by, kind, outcome = get("by"), get("kind"), get("outcome")
-    if seq is not None and (type(seq) is not int or not 0 <= seq <= MAX_SEQ):
-        return False
-    if (by is not None and not _is_name(by)) or (kind is not None and not _is_name(kind)):
-        return False
-    if text is not None and type(text) is not str:
-        return False
-    if outcome is None:
-        outcome = "confirmed"
-    elif type(outcome) is not str or (outcome := outcome.lower()) not in OUTCOMES:
-        return False
-    try:
-        at = _instant(at_text, days)
-        if recorded_text is None:
-            recorded = at
-        elif type(recorded_text) is str:
-            recorded = _instant(recorded_text, days)
-        else:
+    batch: list[tuple[Any, ...]] = []
+    days: dict[str, int] = {}
+    identifiers: set[str] = set()  # channels that passed _is_identifier
+    names: set[str] = set()  # authors and kinds that passed _is_name
+    scan, plain, fields, outcomes = _SCAN, _PLAIN, FIELD_SET, OUTCOMES
+
+    def read(line: str, number: int) -> bool:
+        try:
+            pairs, end = scan(line, 0)
+        except Exception:  # any problem at all: the complete checks name it
             return False
-    except TimeFormatError:
-        return False
-    sets = _fast_sets(get("set"))
-    markers = _fast_markers(get)
-    files = _fast_files(get("files"))
-    notes = _fast_notes(get("notes"))
-    if sets is None or markers is None or files is None or notes is None:
-        return False
-    columns.append_row(
-        ident,
-        channel,
-        at,
-        recorded,
-        filename,
-        number,
-        None,
-        seq,
-        by,
-        kind,
-        text,
-        sets,
-        markers,
-        outcome,
-        files,
-        notes,
-    )
-    return True
+        if end != len(line) and line[end:].strip(" \t\r"):
+            return False
+        record = dict(pairs)
+        keys = record.keys()
+        if len(record) != len(pairs):
+            return False
+        rare = not keys <= plain
+        if rare and (not keys <= fields or "evidence" in record):
+            return False  # an unknown field; or evidence, rare (a claim citing events)
+        if "\\u" in line and SURROGATE_ESCAPE.search(line):
+            return False
+        get = record.get
+        ident, channel, at_text = get("id"), get("channel"), get("at")
+        if type(channel) is not str or type(at_text) is not str or not _is_identifier(ident):
+            return False
+        if channel not in identifiers:
+            if not _is_identifier(channel):
+                return False
+            identifiers.add(channel)
+        recorded_text, seq, text = get("recorded"), get("seq"), get("text")
+        by, kind, outcome = get("by"), get("kind"), get("outcome")
+        if seq is not None and (type(seq) is not int or not 0 <= seq <= MAX_SEQ):
+            return False
+        for name in (by, kind):
+            if name is not None and (type(name) is not str or name not in names):
+                if not _is_name(name):
+                    return False
+                names.add(name)
+        if text is not None and type(text) is not str:
+            return False
+        if outcome is None:
+            outcome = "confirmed"
+        elif type(outcome) is not str or (outcome := outcome.lower()) not in outcomes:
+            return False
+        try:
+            at = _instant(at_text, days)
+            if recorded_text is None:
+                recorded = at
+            elif type(recorded_text) is str:
+                recorded = _instant(recorded_text, days)
+            else:
+                return False
+        except TimeFormatError:
+            return False
+        if rare:
+            sets = _fast_sets(get("set"))
+            markers = _fast_markers(get)
+            files = _fast_files(get("files"))
+            notes = _fast_notes(get("notes"))
+            if sets is None or markers is None or files is None or notes is None:
+                return False
+            flush()
+            columns.append_row(
+                *(ident, channel, at, recorded, filename, number, None, seq, by, kind, text),
+                *(sets, markers, outcome, files, notes),
+            )
+        else:
+            batch.append((ident, channel, at, recorded, number, seq, by, kind, text, outcome))
+        return True
+
+    def flush() -> None:
+        columns.extend_plain(filename, batch)
+        batch.clear()
+
+    return read, flush
+
+
+#: The two digits of an hour, a minute, a second of the usual time form, and their seconds:
+#: a lookup is both the check (only "00" to "23", "00" to "59") and the value.
+_HOURS = {f"{n:02d}": n * 3600 for n in range(24)}
+_MINUTES = {f"{n:02d}": n * 60 for n in range(60)}
+_SECONDS = {f"{n:02d}": n for n in range(60)}
 
 
 def _instant(text: str, days: dict[str, int]) -> int:
@@ -187,17 +220,17 @@ def _instant(text: str, days: dict[str, int]) -> int:
         and text[16] == ":"
         and text.isascii()
     ):
-        hours, minutes, seconds = text[11:13], text[14:16], text[17:19]
-        if hours.isdigit() and minutes.isdigit() and seconds.isdigit():
-            clock = int(hours) * 3600 + int(minutes) * 60 + int(seconds)
-            if hours < "24" and minutes < "60" and seconds < "60":
-                day = days.get(text[:10])
-                if day is None:
-                    try:
-                        day = days[text[:10]] = parse_time(text[:10])
-                    except TimeFormatError:
-                        return parse_time(text)  # raises, naming the whole time
-                return day + clock
+        hours = _HOURS.get(text[11:13])
+        minutes = _MINUTES.get(text[14:16])
+        seconds = _SECONDS.get(text[17:19])
+        if hours is not None and minutes is not None and seconds is not None:
+            day = days.get(text[:10])
+            if day is None:
+                try:
+                    day = days[text[:10]] = parse_time(text[:10])
+                except TimeFormatError:
+                    return parse_time(text)  # raises, naming the whole time
+            return day + hours + minutes + seconds
     return parse_time(text)
 
 

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from resolver.errors import InputError, Location
 from resolver.language import eventlog
-from resolver.language.eventlog import read_jsonl_text
+from resolver.language.event_columns import EventColumns
+from resolver.language.eventlog import read_jsonl_into, read_jsonl_text
 from resolver.language.eventlog_checks import FIELDS, checked_line
 from resolver.language.model import MARKER_KINDS
 from resolver.times import MAX_UNIX, MIN_UNIX, TimeFormatError, format_time, parse_time
@@ -203,3 +204,62 @@ def test_the_usual_time_form_reads_as_parse_time_does(unix: int, canonical: bool
     except TimeFormatError as exc:
         got = str(exc)
     assert got == expected
+
+
+_PLAIN_NAMES = st.sampled_from(["ann", "bob", "café", "a\u00a0b", None])
+_RECORD_LINES = st.builds(
+    lambda ident, channel, by, kind, rare, slow: json.dumps(
+        {
+            "id": f"e{ident}",
+            "channel": channel,
+            "at": f"2024-08-{10 + ident % 17}T{ident % 24:02d}:{ident % 60:02d}:07Z",
+            **({"by": by} if by is not None else {}),
+            **({"kind": kind} if kind is not None else {}),
+            **rare,
+            **({"evidence": ["e1"]} if slow == 1 else {}),
+            **({"text": "\ud83d\ude00"} if slow == 2 else {}),
+        },
+        ensure_ascii=slow == 2,
+    ),
+    st.integers(0, 400),
+    st.sampled_from(["commits", "ci", "review"]),
+    _PLAIN_NAMES,
+    _PLAIN_NAMES,
+    st.sampled_from(
+        [{}] * 4
+        + [{"set": {"k": 1, "ann": "v"}}, {"completes": ["x", "ci"]}, {"files": ["a.py", "b"]}]
+        + [{"notes": {"k": "bob"}}, {"outcome": "FAILED", "seq": 3, "recorded": "2025-01-01"}]
+    ),
+    st.sampled_from([0, 0, 0, 0, 1, 2]),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_RECORD_LINES | st.just(""), max_size=25), st.integers(0, 5))
+def test_the_columns_are_those_of_reading_line_by_line(lines: list[str], split: int) -> None:
+    """Plain lines go in batches, the others one by one, the string table in reading order:
+    every column, and the table, as the complete checks' events appended one at a time give
+    them, also when a log's later lines are read into the columns of its earlier ones."""
+    reference = EventColumns()
+    for number, line in enumerate(lines, start=1):
+        if line.strip():
+            reference.append_event(checked_line(line, Location("l.jsonl", number)))
+    read = EventColumns()
+    split = min(split, len(lines))
+    read_jsonl_into("\n".join(lines[:split]), "l.jsonl", read)
+    if split < len(lines):
+        read_jsonl_into("\n".join(lines[split:]), "l.jsonl", read, first_line=split + 1)
+    assert read.__getstate__() == reference.__getstate__()
+
+
+def test_a_bad_line_takes_back_the_batch(tmp_path) -> None:
+    good = '{"id": "e1", "channel": "c", "at": "2024-01-01T10:00:00Z", "by": "new-name"}'
+    columns = EventColumns()
+    read_jsonl_into(good.replace("e1", "e0").replace("new-name", "ann"), "l.jsonl", columns)
+    before = columns.__getstate__()
+    with pytest.raises(InputError, match=r"l\.jsonl:3"):
+        read_jsonl_into(f"{good}\n{good.replace('e1', 'e2')}\n{{", "l.jsonl", columns)
+    after = columns.__getstate__()
+    assert {k: v for k, v in after.items() if k not in ("strings", "_string_ids")} == {
+        k: v for k, v in before.items() if k not in ("strings", "_string_ids")
+    }
