@@ -224,6 +224,8 @@ def judge(call: Call, options: Options, load: Callable[..., Prepared] = prepare_
     read: list[Stamp] = []
     # The claim changes the log: its entry is stored by the warm-up after the append, not here.
     prepared = load(before, identity, options.use_cache, task, False, read.append)
+    if not prepared.from_store:  # its one question is kept by no store: no plateau to draw
+        prepared.memo = None
     declared = prepared.project.task(task)
     if declared is None:  # before writing: a claim about nothing is not recorded
         raise InputError(f"--task: no task named '{task}'")
