@@ -21,10 +21,6 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from lark import Lark
-
-from resolver.resources import grammar_text
-
 __all__ = ["BLOCK_RULES", "Words", "ascii_keywords", "words"]
 
 #: Block kind -> the grammar rule whose repetition lists its clauses (``top``: declarations).
@@ -67,8 +63,13 @@ class Words:
 
 @cache
 def words() -> Words:
-    """Read the keywords and clause lists from the grammar (once per process)."""
-    grammar = Lark(grammar_text(), parser="lalr")
+    """Read the keywords and clause lists from the grammar (once per process), through the
+    parser's own rules and terminals: they are the grammar's, in its order, whether the parser
+    was loaded from its shipped tables or built (a second parser built here would cost about
+    0.07 s on every syntax error)."""
+    from resolver.language.parser import _parser  # the parser imports this module
+
+    grammar = _parser()
     keywords = frozenset(
         t.name.lower()
         for t in grammar.terminals
