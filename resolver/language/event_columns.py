@@ -174,7 +174,7 @@ class EventColumns(Sequence[Event]):
             *rows, strict=True
         )
         table = self._string_ids
-        fresh = {*channels, *bys, *kinds, *outcomes, source} - table.keys()
+        fresh = {*channels, *bys, *kinds, *outcomes, source}.difference(table)  # walks the set
         fresh.discard(None)
         for row in rows if fresh else ():  # new strings are numbered in reading order
             for text in (row[1], row[6], row[7], row[9], source):
