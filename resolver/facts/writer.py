@@ -278,6 +278,8 @@ def _event_lines(
     idents = columns.ids
     confirmed = columns.find_string("confirmed")
     channel_numbers: dict[int, int] = {}
+    #: The events written at each instant (id, number): the instants two share get ranks.
+    at_instant: dict[int, list[tuple[str, int]]] = {}
     for row in rows_to_read(columns, relevant):
         ident = idents[row]
         number = event_numbers[row] if event_numbers else interner.intern(("event", ident))
@@ -293,6 +295,7 @@ def _event_lines(
             b = by_column[row]
             by = None if b < 0 else strings[b]
             evs.fact("event", number, ch, at, rec, actor(by))
+            at_instant.setdefault(at, []).append((ident, number))
             if by is not None:
                 evs.fact("actor", actor(by))
             if outcome_column[row] != confirmed:
@@ -305,7 +308,21 @@ def _event_lines(
         if seq != NO_SEQ and not INT_MIN + 1 < seq < INT_MAX - 1:
             check_int(seq + 1, "seq")
             check_int(seq - 1, "seq")
+    _same_instant_ranks(evs, at_instant)
     return list(map(channel_numbers.__getitem__, channels))
+
+
+def _same_instant_ranks(evs: _Writer, at_instant: dict[int, list[tuple[str, int]]]) -> None:
+    """``same_instant_rank(E, K)``: the rank ``K`` (from 1) of E's id among the events written
+    at E's instant, for every instant two or more share. The spec's tie order (the lower event
+    id wins among equals) reaches the rules as this fact rather than through the order of
+    event numbers, so that the numbers need not follow the ids (an event alone at its instant
+    needs no rank: nothing ties with it)."""
+    for found in at_instant.values():
+        if len(found) > 1:
+            found.sort()
+            for rank, (_, number) in enumerate(found, 1):
+                evs.lines.append(f"same_instant_rank({number},{rank}).")
 
 
 def _task_opener(project: Project, expectation: Expectation) -> str | None:

@@ -34,6 +34,7 @@ def test_ties_unrecorded_transitions_and_links() -> None:
         "evt(6,200,200,0). close(10,6,satisfied,state,1). evt(7,200,200,0). "
         "close(10,7,cancelled,none,6). evt(8,200,200,0). close(10,8,satisfied,state,1). "
         "evt(9,300,900,0). close(10,9,waived,none,7). explain_target(10). "
+        "same_instant_rank(6,1). same_instant_rank(7,2). same_instant_rank(8,3). "
         "evt(11,250,250,0). rejection(10,11,no_done_cue). "
         "cand_channel(10,11,1). "
         "phrase_hit(10,11). names_value(10,11). names_id(10,11). done_cue(11). "
@@ -175,7 +176,8 @@ def test_why_not_a_close_that_was_undone_unseen_or_later() -> None:
     assert standpoint(unseen, now=400).shows("why_not(10,waived,unrecorded,6)")
     later = BASE + (
         "evt(6,600,600,0). close(10,6,waived,none,7). evt(7,500,500,0). close(10,7,waived,none,7). "
-        "evt(8,500,500,0). close(10,8,waived,none,7). explain_target(10). why_not_status(waived)."
+        "evt(8,500,500,0). close(10,8,waived,none,7). explain_target(10). why_not_status(waived). "
+        "same_instant_rank(7,1). same_instant_rank(8,2)."
     )
     assert standpoint(later, now=400).named("why_not") >= {"why_not(10,waived,later,7)"}
     assert not standpoint(later, now=400).shows("why_not(10,waived,later,6)")
@@ -238,3 +240,35 @@ def test_an_opening_is_not_missing_and_task_because_is_shown() -> None:
     assert a.shows("opening_hidden(10,unrecorded)") and not a.shows("no_opening(10)")
     facts = "task(20). expectation(10). opening(10,100,100). part_of(10,20). explain_target(20). "
     assert standpoint(facts).shows("task_because(20,10)")
+
+
+def test_ties_among_candidates_follow_the_rank_of_the_id_not_the_event_number() -> None:
+    # Events 6, 7 and 8 share instant 200, and their ids sort 8, 6, 7 (same_instant_rank).
+    head = BASE + "same_instant_rank(8,1). same_instant_rank(6,2). same_instant_rank(7,3). "
+    closes = head + (
+        "evt(6,200,200,0). close(10,6,satisfied,state,1). evt(7,200,200,0). "
+        "close(10,7,satisfied,state,1). evt(8,200,200,0). close(10,8,satisfied,state,1). "
+        "explain_target(10)."
+    )
+    a = standpoint(closes, now=400)
+    assert a.named("tie") == {"tie(10,200,8,6,lower_id)", "tie(10,200,8,7,lower_id)"}
+    assert a.shows("key_reason(10,closed,8)")
+    later = head + (
+        "evt(6,500,500,0). close(10,6,waived,none,7). evt(7,500,500,0). close(10,7,waived,none,7). "
+        "evt(8,500,500,0). close(10,8,waived,none,7). evt(9,450,450,0). "
+        "close(10,9,cancelled,none,6). explain_target(10). why_not_status(waived)."
+    )
+    b = standpoint(later, now=400)
+    assert {w for w in b.named("why_not") if ",later," in w} == {"why_not(10,waived,later,8)"}
+    # A later close alone at its instant needs no rank.
+    alone = later.replace("why_not_status(waived)", "why_not_status(cancelled)")
+    found = standpoint(alone, now=400).named("why_not")
+    assert {w for w in found if ",later," in w} == {"why_not(10,cancelled,later,9)"}
+    missed = head + (
+        "evt(6,300,300,0). rejection(10,6,no_link). cand_channel(10,6,1). "
+        "evt(7,300,300,0). rejection(10,7,no_link). cand_channel(10,7,1). "
+        "evt(8,300,300,0). rejection(10,8,no_link). cand_channel(10,8,1). "
+        "evt(9,250,250,0). rejection(10,9,no_link). cand_channel(10,9,1). explain_target(10)."
+    )
+    assert standpoint(missed, now=400).shows("nearest(10,satisfied,7)"), "the highest rank"
+    assert standpoint(missed, now=280).shows("nearest(10,satisfied,9)"), "alone at its instant"

@@ -96,3 +96,13 @@ def test_plain_rejections_are_cut_into_chains_by_role() -> None:
     assert a.shows("for_reasons(rejection(10,17,failed_outcome))")
     assert a.shows("for_reasons(rejection(10,24,wrong_value))")
     assert a.shows("reopen(10,24,contradiction)")
+
+
+def test_the_tie_order_of_one_instant_reaches_the_standpoint_for_the_events_it_reads() -> None:
+    a = prepare(
+        BASE + "event(6,1,200,200,1). sets(6,30,31). event(7,1,200,200,1). sets(7,30,31). "
+        "event(9,1,200,200,1). same_instant_rank(7,1). same_instant_rank(6,2). "
+        "same_instant_rank(9,3)."
+    )
+    assert a.shows("same_instant_rank(7,1)") and a.shows("same_instant_rank(6,2)")
+    assert not a.shows("same_instant_rank(9,3)"), "untouched: not needed"

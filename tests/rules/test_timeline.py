@@ -35,13 +35,28 @@ def test_each_closing_status_with_its_tier() -> None:
         assert a.shows(f"status(10,{status})") and not a.named("closed_tier")
 
 
+#: The fact writer ranks the ids of the events that share an instant (7 before 8).
+RANKS = "same_instant_rank(7,1). same_instant_rank(8,2). "
+
+
 def test_ties_at_one_instant_by_rank_then_lower_event() -> None:
     a = standpoint(
-        BASE + _close(7, 200, "waived", "none", 7) + _close(8, 200, tier="textual", rank=4)
+        BASE + _close(7, 200, "waived", "none", 7) + _close(8, 200, tier="textual", rank=4) + RANKS
     )
     assert a.shows("closed_by(10,8)") and a.has("late_close(10,7,lost_tie)")
-    b = standpoint(BASE + _close(8, 200) + _close(7, 200))
+    b = standpoint(BASE + _close(8, 200) + _close(7, 200) + RANKS)
     assert b.shows("closed_by(10,7)") and b.has("beaten(10,200,8,1)")
+
+
+def test_a_tie_is_broken_by_the_rank_of_the_id_not_the_event_number() -> None:
+    # Event 8's id sorts first: the lower rank wins whatever the numbers say.
+    ranks = "same_instant_rank(8,1). same_instant_rank(7,2). "
+    a = standpoint(BASE + _close(7, 200) + _close(8, 200) + ranks)
+    assert a.named("closed_by") == {"closed_by(10,8)"} and a.has("beaten(10,200,7,1)")
+    assert a.has("late_close(10,7,lost_tie)") and not a.has("beaten(10,200,8,1)")
+    # The rank comes second: a stronger close wins with the higher rank.
+    b = standpoint(BASE + _close(7, 200, rank=2) + _close(8, 200, "waived", "none", 7) + ranks)
+    assert b.named("closed_by") == {"closed_by(10,7)"} and b.has("beaten(10,200,8,7)")
 
 
 def test_an_effective_reopen_returns_it_to_open_with_the_flag() -> None:
