@@ -1,7 +1,8 @@
 """Parsing the openloop language (``.ol`` files, SPEC §2.1 and §5.1) into the typed model.
 
-The grammar lives in ``grammar/openloop.lark``; this module compiles it once as an LALR parser
-(Earley would take minutes on a log of 100k events) with Lark's own contextual lexer, and runs
+The grammar lives in ``grammar/openloop.lark``; this module reads it as an LALR parser (Earley
+would take minutes on a log of 100k events) with Lark's own contextual lexer, whose tables ship
+with the package (:mod:`resolver.language.parser_tables`: loaded, not built), and runs
 the :class:`~resolver.language.builder.Builder` transformer *inside* the parser, so that no
 intermediate parse tree is built. Lark's errors become messages in the user's words
 (:mod:`resolver.language.syntax_errors`); token values are decoded and checked by

@@ -68,8 +68,8 @@ def build(grammar: str, transformer: Transformer | None) -> Lark:
 
 
 def load(grammar: str, transformer: Transformer) -> Lark | None:
-    """The parser from the shipped tables, or None when they are missing, of another layout,
-    from another version of Lark or of another grammar than ``grammar``."""
+    """The parser from the shipped tables, or None when they are missing or unreadable, of
+    another layout, from another version of Lark or of another grammar than ``grammar``."""
     kept = read()
     if (
         not isinstance(kept, dict)
@@ -78,17 +78,19 @@ def load(grammar: str, transformer: Transformer) -> Lark | None:
         or kept.get("grammar_sha256") != _digest(grammar)
     ):
         return None
-    tables = kept["tables"]
-    return Lark._load_from_dict(tables["data"], tables["memo"], transformer=transformer)
+    try:
+        tables = kept["tables"]
+        return Lark._load_from_dict(tables["data"], tables["memo"], transformer=transformer)
+    except (KeyError, TypeError, ValueError, AttributeError):  # a damaged file: build instead
+        return None
 
 
 def read() -> Any:
-    """The shipped file, decoded (None when there is none)."""
+    """The shipped file, decoded (None when there is none or it is not JSON)."""
     try:
-        text = TABLES.read_bytes()
-    except OSError:
+        return json.loads(TABLES.read_bytes(), object_hook=decode)
+    except (OSError, ValueError):
         return None
-    return json.loads(text, object_hook=decode)
 
 
 def stale(grammar: str) -> str | None:
@@ -103,7 +105,11 @@ def stale(grammar: str) -> str | None:
         return f"the tables are Lark {kept.get('lark')}'s, this is Lark {_lark_version()}"
     if kept.get("grammar_sha256") != _digest(grammar):
         return "the grammar changed since the tables were written"
-    if canonical(kept["tables"]) != canonical(tables_of(grammar)):
+    try:
+        shipped = canonical(kept["tables"])
+    except (KeyError, TypeError, AttributeError):
+        return "the file's tables are damaged"
+    if shipped != canonical(tables_of(grammar)):
         return "the tables differ from the parser built from the grammar"
     return None
 

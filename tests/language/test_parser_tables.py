@@ -48,6 +48,14 @@ def test_a_stale_file_is_not_loaded(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         monkeypatch.setattr(parser_tables, "TABLES", bad)
         assert parser_tables.load(GRAMMAR, Builder()) is None
         assert parser_tables.stale(GRAMMAR) is not None
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text(parser_tables.TABLES.read_text(encoding="utf-8")[:-5000], encoding="utf-8")
+    monkeypatch.setattr(parser_tables, "TABLES", damaged)
+    assert parser_tables.load(GRAMMAR, Builder()) is None
+    no_tables = tmp_path / "no_tables.json"
+    no_tables.write_text(json.dumps({**kept, "tables": {}}), encoding="utf-8")
+    monkeypatch.setattr(parser_tables, "TABLES", no_tables)
+    assert parser_tables.load(GRAMMAR, Builder()) is None
     monkeypatch.setattr(parser_tables, "TABLES", tmp_path / "missing.json")
     assert parser_tables.load(GRAMMAR, Builder()) is None
     assert parser_tables.stale(GRAMMAR) == "there is no tables file"
