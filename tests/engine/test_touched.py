@@ -14,20 +14,23 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from resolver.engine.prepared import Prepared, Standpoint
-from resolver.engine.touched import Before
+from resolver.engine.touched import DERIVED, Before
 from resolver.faces import json_format
 from resolver.facts.linker import COMMON_WORD_EVENTS
+from resolver.language.loader import load
 from resolver.language.model import Assignment, Event, Expectation, Marker, Project, Task
 from resolver.verdicts.resolution import resolve
 from tests.random_histories import DAY, HERE, START, Shape, histories, instants
 from tests.random_histories import events as random_events
 
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 #: The parts of a channel's footprint that are the channel's, not the item's.
 CHANNEL_SUMMARY = ("searched", "through", "gaps", "gaps_omitted", "gaps_after_relevant")
 
@@ -301,3 +304,23 @@ def test_a_linking_text_and_a_word_made_common_touch_the_items_they_link():
     assert touched("mentions backup-token") == set()
     # "rotate" is in 100 texts: one more and it stops linking, for the old links too.
     assert touched("rotate again") == {"t1"}
+
+
+def test_the_derived_group_is_touched_when_a_policy_could_trigger_or_an_instance_is_touched():
+    project = load([str(FIXTURES / "policies")])
+    assert project.policies
+    unknown = Before(project)  # the would-be instances not measured yet: any event touches
+    later = max(e.at for e in project.events) + DAY
+    quiet = Event("zz", "commits", later, later, HERE)
+    assert DERIVED in unknown.touched([quiet]).items
+    Prepared(project)  # measures the would-be instances
+    before = Before(project)
+    assert DERIVED not in before.touched([quiet]).items
+
+    def touched(**fields: Any) -> bool:
+        return DERIVED in before.touched([replace(quiet, **fields)]).items
+
+    assert touched(files=("src/api/users.py",))  # triggers api-work
+    assert touched(sets=(Assignment("todo.cache", "open"),))  # triggers todo-removed
+    assert not touched(files=("README.md",), text="more")
+    assert touched(channel="issues")  # a new work channel: the instances search every one
