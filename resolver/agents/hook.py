@@ -265,24 +265,11 @@ def judge(call: Call, options: Options, load: Callable[..., Prepared] = prepare_
             outcome.action = "refuse"
             outcome.reason = refusal_text(prepared, resolution, task, cited)
     if options.use_cache:
-        from resolver.agents.warm import warm_in_background
+        from resolver.agents.warm import ask_ahead, warm_in_background
 
         prepare = partial(prepare_as, _load_paths(options.paths, log_path), identity, True, task)
-        warm_in_background([], task, then=_ask_ahead(task), prepare=prepare)
+        warm_in_background([], task, then=ask_ahead(task, moment), prepare=prepare)
     return outcome
-
-
-def _ask_ahead(task: str) -> Callable[[Prepared], None]:
-    """The next claim's question, on its plateau: after this second (a time the answer can
-    turn on) and before any later threshold; kept by the plateau memo, so that claim is a
-    lookup."""
-
-    def ask(ready: Prepared) -> None:
-        declared = ready.project.task(task)
-        if declared is not None:
-            api.explained(ready, api.standpoint(now() + 1, "latest"), declared.obligations)
-
-    return ask
 
 
 def warm_ahead(options: Options) -> None:
@@ -291,7 +278,7 @@ def warm_ahead(options: Options) -> None:
     log's scan, so that the session's first claim, if nothing is written before it, is a lookup
     and an append that reads no line, instead of two solves. The call's own answer waits for
     none of it; a history that cannot be read is left for the claim to report."""
-    from resolver.agents.warm import warm_in_background
+    from resolver.agents.warm import ask_ahead, warm_in_background
     from resolver.ingest.record import locked_log
 
     try:
@@ -299,7 +286,7 @@ def warm_ahead(options: Options) -> None:
         before = _load_paths(options.paths, log) if log.exists() else list(options.paths)
     except (InputError, OSError):
         return
-    ask = _ask_ahead(options.task)
+    ask = ask_ahead(options.task)
 
     def prepare() -> Prepared:
         return prepare_as(before, options.identity, True, scope=options.task)

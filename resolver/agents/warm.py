@@ -107,3 +107,24 @@ def warm_in_background(
             then(prepared)
     finally:
         os._exit(0)
+
+
+def ask_ahead(task: str, since: int | None = None) -> Callable[[Prepared], None]:
+    """The next claim's question, asked on the plateaus that claim can fall on: after this
+    second (a time the answer can turn on) and before any later threshold; and, after a claim
+    made at ``since``, at that second and the next as well (the claim's times are thresholds, so
+    a claim in the same second as the last, or the one after, is on a plateau of its own). Each
+    answer is kept by the plateau memo (once per plateau), so the next claim is a lookup."""
+
+    def ask(ready: Prepared) -> None:
+        from resolver import api
+        from resolver.times import now
+
+        declared = ready.project.task(task)
+        if declared is None:
+            return
+        moments = {now() + 1} if since is None else {since, since + 1, now() + 1}
+        for moment in sorted(moments):
+            api.explained(ready, api.standpoint(moment, "latest"), declared.obligations)
+
+    return ask

@@ -147,3 +147,33 @@ def test_a_session_start_or_a_stop_that_claims_nothing_warms_the_first_claim(
     assert kept.action == "refuse"
     assert kept.reason == cold.reason.replace(str(plain), str(history))
     assert [c["id"] for c in claims(history)] == [kept.claim]
+
+
+@pytest.mark.parametrize("offset", [0, 1, 5])
+def test_a_next_claim_soon_after_a_claim_is_a_lookup(
+    history: Path, cache: Path, tmp_path: Path, monkeypatch, offset: int
+):
+    """The warm-up after a claim asks the next claim's question at the claim's second, the next
+    and after now: a claim made in the same second, or the one after, finds it kept too."""
+
+    def at_once(paths, scope=None, then=None, prepare=None):  # the warm-up, without a fork
+        ready = warm.load_prepared(paths, scope=scope) if prepare is None else prepare()
+        if then is not None:
+            then(ready)
+
+    at = int(time.time())
+    monkeypatch.setattr(warm, "warm_in_background", at_once)
+    judge(CLAIM, Options("release-7", [history], at=at))
+    monkeypatch.setattr(warm, "warm_in_background", lambda *args, **kwargs: None)
+    plain = tmp_path / "plain"
+    shutil.copytree(history, plain)
+    solves: list[str] = []
+    real = engine._solve
+    monkeypatch.setattr(
+        engine, "_solve", lambda parts, part: solves.append(part) or real(parts, part)
+    )
+    kept = judge(CLAIM, Options("release-7", [history], at=at + offset))
+    assert solves == []
+    cold = judge(CLAIM, Options("release-7", [plain], use_cache=False, at=at + offset))
+    assert (kept.action, kept.status) == (cold.action, cold.status) == ("refuse", "UNKNOWN")
+    assert kept.reason == cold.reason.replace(str(plain), str(history))
