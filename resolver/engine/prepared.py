@@ -231,6 +231,13 @@ class Prepared:
         return times_of
 
     @cached_property
+    def same_instant_ranks(self) -> dict[int, int]:
+        """The rank of each event's id among the events of its instant (``same_instant_rank/2``,
+        for the events that share one): the spec's tie order, which the event numbers do not
+        follow, for the chains cut in ``(at, id)`` order."""
+        return dict(self.core.get("same_instant_rank"))
+
+    @cached_property
     def _core_text(self) -> str:
         return self.core.facts() + _instant_chains(self.core, self.event_times)
 
@@ -276,6 +283,7 @@ class Prepared:
             {e: (at, rec, a) for e, at, rec, a in self.reason_inputs.get("evt")},
             self.event_times,
             {(x, e): tier for x, e, tier in self.reason_inputs.get("below_verify")},
+            self.same_instant_ranks,
         )
 
     @cached_property
@@ -290,12 +298,19 @@ class Prepared:
         and ``link/3``, rules/query/explain.lp), so left out of a standpoint that explains
         nothing, and built on first use."""
         rows = self.reason_inputs.rows
-        return ItemInputs(lambda x: rows("cand_channel", x), self.event_times, self.facts.links)
+        return ItemInputs(
+            lambda x: rows("cand_channel", x),
+            self.event_times,
+            self.facts.links,
+            self.same_instant_ranks,
+        )
 
     @cached_property
     def _chain_text(self) -> str:
         """Every item's candidate chain: a fifth of the text the whole reasons would parse."""
-        return candidate_chains(self.reason_inputs.get("cand_channel"), self.event_times)
+        return candidate_chains(
+            self.reason_inputs.get("cand_channel"), self.event_times, self.same_instant_ranks
+        )
 
     def solve(
         self, standpoint: Standpoint, query: Query | str | None = None, reasons: bool | None = None

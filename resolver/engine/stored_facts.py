@@ -42,7 +42,7 @@ class StoredFacts(Names):
         stored names were kept for."""
         if self._full is None:
             full = self._build()
-            if full.interner.keys() != self.interner.keys():
+            if full.interner != self.interner:  # the same keys under the same numbers
                 raise NamesDiffer
             self._full = full
         return self._full

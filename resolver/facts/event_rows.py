@@ -59,16 +59,27 @@ def relevant_event_ids(project: Project, linked: set[str]) -> set[str]:
     return out
 
 
-def rows_to_read(columns: EventColumns, relevant: set[str] | None) -> Iterable[int]:
-    """The rows the writer reads one by one, in order: the relevant ones and each channel's
-    first row (where the writer interns the channel) when every time and sequence number is in
-    range (checked on whole columns); otherwise every row, so that the first row out of range
-    raises where it always did. ``relevant`` None: every row."""
+def rows_to_read(
+    columns: EventColumns,
+    relevant: set[str] | None,
+    order: Sequence[int] | None = None,
+    numbers: Sequence[int] | None = None,
+) -> Iterable[int]:
+    """The rows the writer reads one by one, in reading order (``order``: the rows in that
+    order, None when they are; ``numbers``: each row's event number, which follows it): the
+    relevant ones and each channel's first row (where the writer interns the channel) when
+    every time and sequence number is in range (checked on whole columns); otherwise every row,
+    so that the first row out of range raises. ``relevant`` None: every row."""
     rows = range(len(columns.ids))
     if relevant is None or not _in_range(columns):
-        return rows
-    wanted = compress(rows, map(relevant.__contains__, columns.ids))
-    return sorted(_first_rows(columns.channel).union(wanted))
+        return rows if order is None else order
+    if order is None:
+        wanted = compress(rows, map(relevant.__contains__, columns.ids))
+        return sorted(_first_rows(columns.channel).union(wanted))
+    firsts = _first_rows(list(map(columns.channel.__getitem__, order)))
+    chosen = set(map(order.__getitem__, firsts))
+    chosen.update(compress(rows, map(relevant.__contains__, columns.ids)))
+    return sorted(chosen, key=cast(Sequence[int], numbers).__getitem__)
 
 
 def _in_range(columns: EventColumns) -> bool:

@@ -39,16 +39,20 @@ class ItemInputs:
         channels: Callable[[int], list[tuple]],
         times_of: Mapping[int, tuple[int, int]],
         links: str,
+        ranks: Mapping[int, int] | None = None,
     ) -> None:
         self._channels = channels
         self._times_of = times_of
         self._links = links
+        self._ranks = ranks or {}
 
     def chain_text(self, items: Iterable[int]) -> str:
-        """``cnext(X, E, F)``: the candidates of each of ``items`` in ``(at, event number)``
-        order, each to the next; ``rules/query/explain.lp`` walks this chain from the nearest
-        candidate to the nearer ones (``nearer/3``) in linear time."""
-        chains = {x: [(self._times_of[e][0], e) for e, _ in self._channels(x)] for x in items}
+        """``cnext(X, E, F)``: the candidates of each of ``items`` in ``(at, id)`` order (the
+        ids of one instant ranked by ``same_instant_rank/2``: ``ranks``), each to the next;
+        ``rules/query/explain.lp`` walks this chain from the nearest candidate to the nearer
+        ones (``nearer/3``) in linear time."""
+        times_of, rank = self._times_of, self._ranks.get
+        chains = {x: [(times_of[e][0], rank(e, 0), e) for e, _ in self._channels(x)] for x in items}
         return _chain_text(chains)
 
     @cached_property
@@ -64,20 +68,24 @@ class ItemInputs:
 
 
 def candidate_chains(
-    channels: Iterable[tuple[int, int, int]], times_of: Mapping[int, tuple[int, int]]
+    channels: Iterable[tuple[int, int, int]],
+    times_of: Mapping[int, tuple[int, int]],
+    ranks: Mapping[int, int] | None = None,
 ) -> str:
     """``cnext(X, E, F)`` of every item (see :meth:`ItemInputs.chain_text`), for a standpoint
     that explains every item."""
-    chains: dict[int, list[tuple[int, int]]] = {}
+    chains: dict[int, list[tuple[int, int, int]]] = {}
+    rank = (ranks or {}).get
     for x, e, _ in channels:
-        chains.setdefault(x, []).append((times_of[e][0], e))
+        chains.setdefault(x, []).append((times_of[e][0], rank(e, 0), e))
     return _chain_text(chains)
 
 
-def _chain_text(chains: Mapping[int, list[tuple[int, int]]]) -> str:
-    """Each item's ``(at, event)`` pairs, sorted, as ``cnext/3`` from each to the next."""
+def _chain_text(chains: Mapping[int, list[tuple[int, int, int]]]) -> str:
+    """Each item's ``(at, rank, event)`` triples, sorted, as ``cnext/3`` from each to the next
+    (two events of one instant both have a rank, so the event number decides nothing)."""
     lines = []
     for x, found in chains.items():
         ordered = sorted(found)
-        lines.extend(f"cnext({x},{a[1]},{b[1]})." for a, b in pairwise(ordered))
+        lines.extend(f"cnext({x},{a[2]},{b[2]})." for a, b in pairwise(ordered))
     return "\n".join(lines) + "\n" if lines else ""

@@ -8,7 +8,8 @@ prepare part says which rejections go into blocks and along which chain
 (``for_blocks(X, E, Why, Role)``, ``rules/prepare/interface.lp``); everything else of the
 reasons family passes through unchanged.
 
-Each chain is a :class:`~resolver.facts.channel_log.TimeChain` in ``(at, event)`` order, cut
+Each chain is a :class:`~resolver.facts.channel_log.TimeChain` in ``(at, id)`` order (the ids
+of one instant ranked by ``same_instant_rank/2``, as the rules rank them), cut
 afresh for each standpoint: of a detailed block (late records) every member comes with its atoms,
 of any other block only its latest. The rules judge every block from its bounds alone, so the
 cut decides nothing.
@@ -29,8 +30,9 @@ class RejectionBlocks:
     ``whole`` the family's other rejections ``(X, E, why)``, ``channels`` every
     ``cand_channel(X, E, C)``, ``family_events`` the ``(at, recorded, actor)`` of the events
     only the family names, ``times_of`` every event's ``(at, recorded)``, and ``below`` the
-    tier of each ``below_verify(X, E, T)`` of the family (a `bv` member's). A member's facts
-    are written only when a standpoint asks for them.
+    tier of each ``below_verify(X, E, T)`` of the family (a `bv` member's), and ``ranks`` each
+    ``same_instant_rank(E, K)``. A member's facts are written only when a standpoint asks for
+    them.
     """
 
     def __init__(
@@ -41,11 +43,13 @@ class RejectionBlocks:
         family_events: Mapping[int, tuple[int, int, int]],
         times_of: Mapping[int, tuple[int, int]],
         below: Mapping[tuple[int, int], str] | None = None,
+        ranks: Mapping[int, int] | None = None,
     ) -> None:
-        rows: dict[tuple[int, str], list[tuple[int, int]]] = defaultdict(list)
+        rows: dict[tuple[int, str], list[tuple[int, int, int]]] = defaultdict(list)
         self._why: dict[tuple[int, int], str] = {}
+        rank = (ranks or {}).get
         for x, e, why, role in plain:
-            rows[(x, role)].append((times_of[e][0], e))
+            rows[(x, role)].append((times_of[e][0], rank(e, 0), e))
             self._why[(x, e)] = why
         self._events = family_events
         #: The tier of each touch rejected below `verify` (a `bv` member), whose
@@ -67,8 +71,8 @@ class RejectionBlocks:
         self._blocks = BlockNumbers()
         for (x, _role), found in sorted(rows.items()):
             found.sort()
-            chain = TimeChain([at for at, _ in found], [times_of[e][1] for _, e in found])
-            self._chains.append((x, chain, tuple(e for _, e in found)))
+            chain = TimeChain([at for at, _, _ in found], [times_of[e][1] for _, _, e in found])
+            self._chains.append((x, chain, tuple(e for _, _, e in found)))
 
     def _event(self, e: int) -> str:
         at, rec, actor = self._events[e]

@@ -1,6 +1,8 @@
 """Turning a :class:`~resolver.language.model.Project` into clingo facts made only of integers.
 
-Every id, key, value, channel and actor is interned to an integer (``interning.py``); the only
+Every id, key, value, channel and actor is interned to an integer (``interning.py``: events even,
+in the log's reading order, ``numbering.py``; every other name odd, in the order first met, the
+events' names in reading order too, so that an append shifts no number); the only
 symbolic constants written are the fixed vocabulary of the language (tiers, marker kinds, roles),
 which come from this module and never from input. Times are encoded by ``times.encode`` and every
 integer is range-checked, so no input can change or break the program.
@@ -17,7 +19,7 @@ Facts fall into three texts, each built once per history:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import compress, repeat
+from itertools import compress
 from typing import cast
 
 from resolver import times
@@ -27,6 +29,7 @@ from resolver.facts.event_rows import relevant_event_ids, rows_to_read
 from resolver.facts.interning import INT_MAX, INT_MIN, Interner, check_int
 from resolver.facts.linker import Link, TextLinker, Vocabulary
 from resolver.facts.names import Names
+from resolver.facts.numbering import event_numbers, reading_order
 from resolver.facts.policies import Ids, PolicyFacts, measure
 from resolver.language.event_columns import NO_SEQ, EventColumns
 from resolver.language.model import MARKER_KINDS, OUTCOMES, TIERS, Expectation, Project, Value
@@ -97,15 +100,8 @@ def build(project: Project, reduce: bool = True, block_size: int | None = None) 
     equivalence tests compare against).
     """
     columns = _columns(project)
-    ordered = sorted(columns.ids)
-    try:
-        interner = Interner.of_keys(zip(repeat("event"), ordered))
-    except ValueError:  # an id recorded twice: interned once, at its first place
-        interner = Interner()
-        interner.intern_all(zip(repeat("event"), ordered))
-    # Rows in id order without repeats (as the loader gives them): row r is event number r + 1.
-    in_order = len(interner) == len(ordered) and ordered == columns.ids
-    del ordered
+    order = reading_order(columns, project.sources)
+    interner, numbers = event_numbers(columns, order)
 
     def item(ident: str) -> int:
         return interner.intern(("item", ident))
@@ -141,8 +137,6 @@ def build(project: Project, reduce: bool = True, block_size: int | None = None) 
         decl.fact("actor", number)
         decl.fact("actor_role", number, _const(declared.role))
     _actor_patterns(decl, project, interner, actor)
-    if "sessions" in {c.name for c in project.channels} | columns.channel_names():
-        decl.fact("sessions_channel", channel("sessions"))
 
     for task in project.tasks:
         number = item(task.id)
@@ -181,10 +175,12 @@ def build(project: Project, reduce: bool = True, block_size: int | None = None) 
         links.fact("done_cue", event(event_id))
 
     evs = _Writer()
-    numbers = range(1, len(columns) + 1) if in_order else None
     chans = _event_lines(
-        evs, columns, numbers, relevant, interner, (channel, actor, key, value, item)
+        evs, columns, (numbers, order), relevant, (channel, actor, key, value, item)
     )
+    # After the rows: a `sessions` channel only the log names is interned where it first does.
+    if "sessions" in {c.name for c in project.channels} | columns.channel_names():
+        decl.fact("sessions_channel", channel("sessions"))
     evs.fact("actor", 0)
     evs.lines.extend(policy.lines)
     for name in sorted(columns.channel_names()):
@@ -256,19 +252,19 @@ def _actor_patterns(decl: _Writer, project: Project, interner: Interner, actor) 
             decl.fact("pattern_match", number, actor(by))
 
 
-def _event_lines(
-    evs: _Writer, columns: EventColumns, event_numbers: range | None, relevant, interner, ids
-) -> list[int]:
+def _event_lines(evs: _Writer, columns: EventColumns, numbering, relevant, ids) -> list[int]:
     """The ``event`` facts (and their sets, markers, outcomes) of the relevant events, read
     from the columns; returns each row's interned channel, for the channel log.
 
-    Ids are interned in the same order as from one ``Event`` at a time (channels as each row
-    meets them, then that event's actor, keys, values and marker targets), so the facts are the
-    same text. ``event_numbers`` gives each row's event number when the rows are in id order.
-    Only the relevant rows and each channel's first row are read one by one when every time and
-    sequence number is in range (checked on whole columns); otherwise every row is, so that the
-    first row out of range raises as it always did.
+    The rows are read in the log's reading order (``numbering``: each row's event number and
+    the rows in that order, None when they are), and names interned as each row meets them
+    (channels, then that event's actor, keys, values and marker targets): an appended event's
+    names come after every name of the events before it. Only the relevant rows and each
+    channel's first row are read one by one when every time and sequence number is in range
+    (checked on whole columns); otherwise every row is, so that the first row out of range
+    raises as it always did.
     """
+    event_numbers, order = numbering
     channel, actor, key, value, item = ids
     strings, values = columns.strings, columns.values
     by_column, outcome_column = columns.by, columns.outcome
@@ -280,9 +276,9 @@ def _event_lines(
     channel_numbers: dict[int, int] = {}
     #: The events written at each instant (id, number): the instants two share get ranks.
     at_instant: dict[int, list[tuple[str, int]]] = {}
-    for row in rows_to_read(columns, relevant):
+    for row in rows_to_read(columns, relevant, order, event_numbers):
         ident = idents[row]
-        number = event_numbers[row] if event_numbers else interner.intern(("event", ident))
+        number = event_numbers[row]
         c = channels[row]
         ch = channel_numbers.get(c)
         if ch is None:
