@@ -48,6 +48,7 @@ def test_wheel_carries_grammar_and_rules(tmp_path):
     assert "resolver/_data/grammar/openloop.lark" in names
     assert "resolver/_data/rules/standpoint/timeline.lp" in names
     assert "resolver/faces/templates/report.html.j2" in names  # the HTML report's template
+    assert "resolver/language/tables/openloop.json" in names  # the parser's shipped tables
     # The product alone: the lab (benchmarks, studies, the seeds' experiments) stays out.
     assert "resolver/benchmark/timing.py" in names  # the product's `openloop bench PATH`
     outside = ("lab/", "resolver/bench/", "resolver/evaluation/")
