@@ -17,6 +17,7 @@ to scan, as before. ``tests/agents/test_agents_log_scan.py`` checks the state eq
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,23 +37,25 @@ def state_of(events: EventColumns, source: str, data: bytes) -> dict[str, Any] |
     if events._odd_locations:  # a location that is no file position: cannot be matched
         return None
     named = events.strings.index(source) if source in events.strings else -1
-    rows = sorted(
-        (line, row)
-        for row, (s, line) in enumerate(zip(events.source, events.line, strict=True))
-        if s == named
-    )
-    if [line for line, _ in rows] != filled:
+    if events.source.count(named) == len(events.source):  # the usual case: one log
+        rows: Sequence[int] = range(len(events.source))
+    else:
+        rows = [row for row, s in enumerate(events.source) if s == named]
+    line_of, id_of, seq_of = events.line, events.ids, events.seq
+    if sorted(line_of[row] for row in rows) != filled:
         return None
-    ids: dict[str, int] = {}
+    # Each line one row: the loader kept every record, so no id repeats (checked all the same).
+    ids = {id_of[row]: line_of[row] for row in rows}
+    if len(ids) != len(filled):
+        return None
     last_seq: dict[str, int] = {}
-    strings, every_id, seqs, channels = events.strings, events.ids, events.seq, events.channel
-    for line, row in rows:
-        ids.setdefault(every_id[row], line)
-        seq = seqs[row]
+    strings, channels = events.strings, events.channel
+    for row in rows:
+        seq = seq_of[row]
         if seq != NO_SEQ:
             channel = strings[channels[row]]
             last_seq[channel] = max(seq, last_seq.get(channel, 0))
-    recorded = max((events.recorded[row] for _, row in rows), default=None)
+    recorded = max((events.recorded[row] for row in rows), default=None)
     last = None if recorded is None else recorded + EPOCH_UNIX
     return {"lines": len(lines), "ids": ids, "last_seq": last_seq, "last_recorded": last}
 
