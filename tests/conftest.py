@@ -13,6 +13,9 @@ selects by what a test covers rather than by file.
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -24,6 +27,24 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 TESTS = Path(__file__).resolve().parent
 #: Folder under tests/ → the marker its tests carry.
 FOLDER_MARKERS = {"rules": "rules", "properties": "properties"}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Give the run a cache folder of its own (each xdist worker its own), removed at the end.
+
+    Commands and hooks keep their store under ``$OPENLOOP_CACHE_DIR``. Without this the suite
+    filled the user's ``~/.cache/openloop`` with an entry per temporary history, and a run could
+    read an entry a run of other code had left there."""
+    folder = tempfile.mkdtemp(prefix="openloop-test-cache-")
+    config._openloop_cache = folder  # type: ignore[attr-defined]
+    os.environ["OPENLOOP_CACHE_DIR"] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the run's cache folder (a detached warm-up child may still be writing in it)."""
+    folder = getattr(config, "_openloop_cache", None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
