@@ -40,20 +40,7 @@ def measure(bundle: str | Path, log) -> dict:
     name = Path(bundle).stem
     out: dict = {"kind": "real", "history": name}
     with tempfile.TemporaryDirectory(prefix="openloop-real-") as scratch:
-        repo, history = Path(scratch) / "repo", Path(scratch) / "history"
-        subprocess.run(["git", "clone", "-q", str(bundle), str(repo)], check=True)
-        history.mkdir()
-        events = history / "commits.jsonl"
-        done = timed(["ingest", "git", str(repo), "--todos", "-o", str(events)])
-        out["ingest_cpu_s"] = round(done.cpu_s, 3)
-        (history / "todo-debt.ol").write_text(POLICY, encoding="utf-8")
-        (history / "bench-task.ol").write_text(HOOK_DECLARATIONS, encoding="utf-8")
-        with events.open(encoding="utf-8") as stream:
-            out["commits"] = sum(1 for _ in stream)
-        started = time.process_time()
-        read_floor(str(events))
-        out["floor_cpu_s"] = round(time.process_time() - started, 4)
-        log(f"{name}: {out['commits']:,} commits ingested in {done.cpu_s:.1f} s CPU")
+        history = ingested(bundle, Path(scratch), out, log)
         with cache_folder(Path(scratch) / "cache"):
             page = Path(scratch) / "status.json"
             steps = [
@@ -84,6 +71,28 @@ def measure(bundle: str | Path, log) -> dict:
             out["hook_again_after_startup_cpu_s"] = round(max(0.0, sorted(again)[1] - startup), 3)
             log(f"{name}: hook again {out['hook_again_cpu_s']:.2f} s CPU ({startup:.2f} start-up)")
     return out
+
+
+def ingested(bundle: str | Path, scratch: Path, out: dict, log) -> Path:
+    """The history a user of ``bundle`` would have: the clone ``ingest git --todos``-ed into
+    ``scratch/history`` beside the TODO-debt policy and the bench's task; ``out`` gets the
+    ingest's CPU, the commits and the floor."""
+    name = Path(bundle).stem
+    repo, history = scratch / "repo", scratch / "history"
+    subprocess.run(["git", "clone", "-q", str(bundle), str(repo)], check=True)
+    history.mkdir()
+    events = history / "commits.jsonl"
+    done = timed(["ingest", "git", str(repo), "--todos", "-o", str(events)])
+    out["ingest_cpu_s"] = round(done.cpu_s, 3)
+    (history / "todo-debt.ol").write_text(POLICY, encoding="utf-8")
+    (history / "bench-task.ol").write_text(HOOK_DECLARATIONS, encoding="utf-8")
+    with events.open(encoding="utf-8") as stream:
+        out["commits"] = sum(1 for _ in stream)
+    started = time.process_time()
+    read_floor(str(events))
+    out["floor_cpu_s"] = round(time.process_time() - started, 4)
+    log(f"{name}: {out['commits']:,} commits ingested in {done.cpu_s:.1f} s CPU")
+    return history
 
 
 def _step(out: dict, key: str, argv: list[str], log, name: str, stdin: bytes | None = None):

@@ -60,6 +60,10 @@ def schema(kind: str) -> dict[str, Any]:
     return json.loads((data_dir("schemas") / f"{kind}.json").read_text(encoding="utf-8"))
 
 
+#: Scoped prepared histories a server keeps beside the whole one before it lets them go.
+_SCOPES_KEPT = 16
+
+
 class History:
     """The prepared history of PATHs, prepared again whenever an input file changes."""
 
@@ -74,7 +78,11 @@ class History:
         self._log = log
         self._lock = threading.Lock()
         self._stamp: str | None = None
-        self._prepared: Prepared | None = None
+        #: The prepared histories of the files as they were at ``_stamp``: the whole one
+        #: (None) and those of the scopes asked for (one item's group, as the commands about
+        #: one item prepare it), so that a call about one task after a ``record`` prepares that
+        #: task's group, not every policy instance of the history.
+        self._prepared: dict[str | None, Prepared] = {}
         self.current()  # bad input fails at start, not at the first call
 
     @property
@@ -90,15 +98,35 @@ class History:
                 paths.append(self._log)
         return collect_files(paths)
 
-    def current(self) -> Prepared:
-        """The prepared history as the files are now, the identity declared an agent."""
+    def current(self, scope: str | None = None) -> Prepared:
+        """The prepared history as the files are now, the identity declared an agent; with
+        ``scope``, only that item's group is declared (its verdicts, explanations and gate are
+        the whole history's: ``tests/engine/test_scoped.py``)."""
         with self._lock:
             files = self._files()
             stamp = signature(collect_files(with_identity(files, self.identity)))
-            if self._prepared is None or stamp != self._stamp:
-                self._prepared = prepare_as(files, self.identity, use_cache=True)
+            if stamp != self._stamp:
+                self._prepared.clear()
                 self._stamp = stamp
-            return self._prepared
+            prepared = self._prepared.get(scope)
+            if prepared is None:
+                if len(self._prepared) > _SCOPES_KEPT:
+                    self._prepared = {k: v for k, v in self._prepared.items() if k is None}
+                prepared = prepare_as(files, self.identity, use_cache=True, scope=scope)
+                self._prepared[scope] = prepared
+            return prepared
+
+    def any_current(self) -> Prepared:
+        """A prepared history of the files as they are now, whole or scoped: for what every
+        scope holds alike (channels, actors, aliases and events), without preparing the whole
+        history after a ``record`` when only a scope was asked for since."""
+        with self._lock:
+            files = self._files()
+            if signature(collect_files(with_identity(files, self.identity))) == self._stamp:
+                kept = self._prepared.get(None) or next(iter(self._prepared.values()), None)
+                if kept is not None:
+                    return kept
+        return self.current()
 
 
 def _result(data: dict[str, Any]) -> CallToolResult:
@@ -162,7 +190,8 @@ def build(
         outstanding item's key reason. The `check --format json` contract."""
         if task is not None and before is not None:
             raise InputError("give task or before, not both")
-        return api.check_document(history.current(), api.standpoint(at, known), task, before)
+        prepared = history.current(task) if task is not None else history.current()
+        return api.check_document(prepared, api.standpoint(at, known), task, before)
 
     def explain_tool(
         id: str, at: str | None = None, known: str | None = None, why_not: str | None = None
@@ -171,7 +200,7 @@ def build(
         closed or was rejected, footprint, bound, flags; why_not (one of satisfied, cancelled,
         superseded, waived, open) also says what keeps it from that status. The `explain
         --format json` contract."""
-        prepared = history.current()
+        prepared = history.current(id)
         if why_not is not None and why_not.lower() not in api.WHY_NOT_STATUSES:
             raise InputError(f"why_not must be one of {', '.join(api.WHY_NOT_STATUSES)}")
         point = api.standpoint(at, known)
@@ -243,7 +272,7 @@ def _as_identity(event: dict[str, Any], history: History) -> dict[str, Any]:
                 "the log knew)"
             )
     channel = event.get("channel")
-    declared = {c.name: c for c in history.current().project.channels}
+    declared = {c.name: c for c in history.any_current().project.channels}
     if isinstance(channel, str) and channel in declared and declared[channel].authoritative:
         raise InputError(
             f"record: channel {channel!r} is authoritative, a system of record; an agent "
