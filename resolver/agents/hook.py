@@ -44,6 +44,7 @@ from resolver.agents.identity import DEFAULT_IDENTITY, check_identity, prepare_a
 from resolver.agents.stop_claims import claims_completion
 from resolver.api import Prepared, Resolution
 from resolver.errors import InputError
+from resolver.ingest import kept_scan
 from resolver.ingest.record import append_event
 from resolver.language.loader import collect_files
 from resolver.times import format_time, now
@@ -241,7 +242,10 @@ def judge(call: Call, options: Options, load: Callable[..., Prepared] = prepare_
         "claims_complete": [task],
     }
     cited = call.evidence or latest_cited(log_path, identity, task)
-    if read and not prepared.from_store:  # the log was just loaded: its scan is read off it
+    if read and (not prepared.from_store or not kept_scan.exists(str(log_path))):
+        # The log was just loaded (from its bytes, or as the columns the store kept of exactly
+        # these bytes) and no append kept its scan: the scan is read off the loaded events
+        # instead of decoding every line again (0.24 s at 10k events).
         from resolver.agents.log_scan import keep_scan
 
         keep_scan(prepared.project.events, read[0], log_path)

@@ -32,6 +32,11 @@ def _path(name: str) -> Path:
     return resources.cache_dir() / f"scan-{hashlib.sha256(resolved).hexdigest()[:24]}.json"
 
 
+def exists(name: str) -> bool:
+    """Whether a scan of log ``name`` is kept (current or not: :func:`read` tells)."""
+    return _path(name).is_file()
+
+
 def _names_to_ints(value: Any) -> dict[str, int] | None:
     if not isinstance(value, dict):
         return None

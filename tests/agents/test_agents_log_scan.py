@@ -130,3 +130,30 @@ def test_a_claim_after_status_appends_as_a_scan_would(history: Path, tmp_path: P
 def _lines(data: bytes) -> list[dict]:
     """The records of ``data``, without ``recorded`` (when the append ran)."""
     return [{k: v for k, v in json.loads(x).items() if k != "recorded"} for x in data.splitlines()]
+
+
+def test_a_claim_on_a_stored_group_reads_no_line_either(history: Path, tmp_path: Path, monkeypatch):
+    """The task's group answered from the store (its entry written before, no append's scan
+    kept): the columns the store kept are those of the log's bytes, so the append's state is
+    read off them too, rather than every line decoded again."""
+    from resolver.agents.identity import DEFAULT_IDENTITY, prepare_as
+    from resolver.ingest import kept_scan
+
+    monkeypatch.setenv("OPENLOOP_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(warm, "warm_in_background", lambda *args, **kwargs: None)
+    prepare_as([history], DEFAULT_IDENTITY, True, scope="release-7")  # the group's entry
+    log = history / "events.jsonl"
+    assert not kept_scan.exists(str(log))
+    scanned: list[bytes] = []
+    monkeypatch.setattr(
+        record, "scan", lambda name, data, *a: scanned.append(data) or scan(name, data, *a)
+    )
+    before = log.read_bytes()
+    judge(CLAIM, Options("release-7", [history], at=1_800_000_000))
+    assert scanned == [b""]
+    written = _lines(log.read_bytes()[len(before) :])
+    log.write_bytes(before)
+    for path in (tmp_path / "cache").glob("scan-*.json"):
+        path.unlink()
+    judge(CLAIM, Options("release-7", [history], use_cache=False, at=1_800_000_000))
+    assert _lines(log.read_bytes()[len(before) :]) == written
