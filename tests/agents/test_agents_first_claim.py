@@ -131,13 +131,7 @@ def test_a_session_start_or_a_stop_that_claims_nothing_warms_the_first_claim(
     _settle(history)
     assert (history / "events.jsonl").read_bytes() == before  # nothing recorded
     assert list(cache.glob("scan-*.json"))  # the log's scan kept for the claim's append
-    plain = tmp_path / "plain"
-    shutil.copytree(history, plain)
-    solves: list[str] = []
-    real = engine._solve
-    monkeypatch.setattr(
-        engine, "_solve", lambda parts, part: solves.append(part) or real(parts, part)
-    )
+    plain, solves = _plain_and_solves(history, tmp_path, monkeypatch)
     at = int(time.time())
     kept = judge(CLAIM, Options("release-7", [history], at=at))
     assert solves == []  # the prepared group and the claim's answer were kept by the warm-up
@@ -147,6 +141,18 @@ def test_a_session_start_or_a_stop_that_claims_nothing_warms_the_first_claim(
     assert kept.action == "refuse"
     assert kept.reason == cold.reason.replace(str(plain), str(history))
     assert [c["id"] for c in claims(history)] == [kept.claim]
+
+
+def _plain_and_solves(history: Path, tmp_path: Path, monkeypatch) -> tuple[Path, list[str]]:
+    """A copy of ``history`` to judge without the store, and the parts solved from now on."""
+    plain = tmp_path / "plain"
+    shutil.copytree(history, plain)
+    solves: list[str] = []
+    real = engine._solve
+    monkeypatch.setattr(
+        engine, "_solve", lambda parts, part: solves.append(part) or real(parts, part)
+    )
+    return plain, solves
 
 
 @pytest.mark.parametrize("offset", [0, 1, 5])
@@ -165,13 +171,7 @@ def test_a_next_claim_soon_after_a_claim_is_a_lookup(
     monkeypatch.setattr(warm, "warm_in_background", at_once)
     judge(CLAIM, Options("release-7", [history], at=at))
     monkeypatch.setattr(warm, "warm_in_background", lambda *args, **kwargs: None)
-    plain = tmp_path / "plain"
-    shutil.copytree(history, plain)
-    solves: list[str] = []
-    real = engine._solve
-    monkeypatch.setattr(
-        engine, "_solve", lambda parts, part: solves.append(part) or real(parts, part)
-    )
+    plain, solves = _plain_and_solves(history, tmp_path, monkeypatch)
     kept = judge(CLAIM, Options("release-7", [history], at=at + offset))
     assert solves == []
     cold = judge(CLAIM, Options("release-7", [plain], use_cache=False, at=at + offset))
