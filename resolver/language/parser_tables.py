@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import Any
 
 from lark import Lark, Transformer
-from lark.lark import _LOAD_ALLOWED_OPTIONS
 
 __all__ = [
     "TABLES",
@@ -81,7 +80,7 @@ def load(grammar: str, transformer: Transformer) -> Lark | None:
     try:
         tables = kept["tables"]
         return Lark._load_from_dict(tables["data"], tables["memo"], transformer=transformer)
-    except (KeyError, TypeError, ValueError, AttributeError):  # a damaged file: build instead
+    except Exception:  # a damaged file, or Lark's private loader changed: build instead
         return None
 
 
@@ -117,6 +116,8 @@ def stale(grammar: str) -> str | None:
 def tables_of(grammar: str) -> dict[str, Any]:
     """What Lark would save of the parser built from ``grammar``, less the options a process
     gives when it loads the tables (as ``Lark.save`` leaves them out)."""
+    from lark.lark import _LOAD_ALLOWED_OPTIONS  # (here: only generating needs Lark's internals)
+
     data, memo = build(grammar, None).memo_serialize(_serialised_classes())
     data["options"] = {k: v for k, v in data["options"].items() if k not in _LOAD_ALLOWED_OPTIONS}
     return {"data": data, "memo": memo}
