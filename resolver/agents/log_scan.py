@@ -5,9 +5,10 @@ channel's highest ``seq``, the latest ``recorded`` and the number of lines
 (:class:`resolver.ingest.record.LogState`); without a kept scan it decodes every line of the log
 again (0.01 s on the Lark history), right after the claim's preparation loaded those very lines.
 So when the preparation read the log (or its columns kept by the store) from exactly the bytes
-the store digested, the hook builds that state from the loaded columns and keeps it as an append
-keeps its own scan (:mod:`resolver.ingest.kept_scan`: JSON, with the size and SHA-256 of the
-bytes it describes, used only while the log still begins with them). The state is the scan's
+the store digested, the hook builds that state from the loaded columns and hands it to the
+append in memory, as a process's own earlier append would (:func:`resolver.ingest.record.
+remember`: the append then reads only the bytes after them, and keeps its scan for other
+processes itself, :mod:`resolver.ingest.kept_scan`). The state is the scan's
 exactly or not kept at all: each non-blank line of those bytes must be one loaded event of the
 log (no line the loader merged into an earlier record), the bytes must end with a line break,
 and they must be the digested bytes (read again and checked). Anything else leaves the append
@@ -61,10 +62,10 @@ def state_of(events: EventColumns, source: str, data: bytes) -> dict[str, Any] |
 
 
 def keep_scan(events: object, stamp: Stamp, log: Path) -> bool:
-    """Keep the scan of ``log`` built from ``events``, loaded from the files of ``stamp`` (see
-    the module's docstring); True when it was kept."""
-    from resolver.ingest import kept_scan
-    from resolver.ingest.record import LogState
+    """Hand this process's next append to ``log`` the scan built from ``events``, loaded from
+    the files of ``stamp`` (see the module's docstring); True when it was handed over. The
+    append keeps its own scan for other processes afterwards, so nothing is written here."""
+    from resolver.ingest.record import LogState, remember
 
     if not isinstance(events, EventColumns):
         return False
@@ -81,11 +82,11 @@ def keep_scan(events: object, stamp: Stamp, log: Path) -> bool:
             data = stream.read(file.size)
     except OSError:
         return False
-    digest = hashlib.sha256(data).hexdigest()
-    if len(data) != file.size or digest != file.digest:
+    digest = hashlib.sha256(data)
+    if len(data) != file.size or digest.hexdigest() != file.digest:
         return False  # rewritten since it was read: the append scans it
     fields = state_of(events, file.given, data)
     if fields is None:
         return False
-    kept_scan.keep(str(log), file.size, digest, LogState(str(log), **fields))
+    remember(str(log), data, LogState(str(log), **fields), digest)
     return True

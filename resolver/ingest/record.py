@@ -143,6 +143,17 @@ def _resume(fd: int, key: tuple[int, int], size: int, name: str) -> tuple[LogSta
     return scan(name, data), digest
 
 
+def remember(log: str | Path, data: bytes, state: LogState, digest: Any) -> None:
+    """Take ``state`` as this process's scan of ``data``, the log's first bytes as the caller
+    read and checked them (``digest``: their running SHA-256): the next append to ``log`` in
+    this process reads only the lines after them, as after an append of its own."""
+    try:
+        info = os.stat(log)
+    except OSError:
+        return
+    _SCANNED[(info.st_dev, info.st_ino)] = (len(data), data[-_TAIL:], state, digest)
+
+
 @contextlib.contextmanager
 def locked_log(log: str | Path) -> Iterator[tuple[int, LogState]]:
     """Open ``log`` for appending (creating it), hold an exclusive lock, and scan it."""
