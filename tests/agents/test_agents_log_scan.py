@@ -1,7 +1,8 @@
 """The append's view of the log read off the loaded events (resolver/agents/log_scan.py) is the
-scan's exactly, or none: random logs (blank lines, repeated records, channels with and without
-``seq``, with and without ``recorded``, a last line without its line break), and a claim after
-``status`` writing the same line a scan of the log would."""
+scan's exactly, or none: random logs (blank lines of any ASCII blanks, CRLF lines, repeated
+records, channels with and without ``seq``, with and without ``recorded``, a last line without
+its line break, rows sorted by id and not by line, loaded alone or with another log), and a claim
+after ``status`` writing the same line a scan of the log would."""
 
 from __future__ import annotations
 
@@ -40,28 +41,38 @@ def _records(draw) -> dict:
     return record
 
 
+#: Blank lines as the scan sees them (``bytes.strip`` leaves nothing), and ones it does not.
+_BLANKS = st.sampled_from(["", "  ", "\t", "\r", " \x0c\x0b", "\u00a0"])
+
+
 @st.composite
 def _logs(draw) -> bytes:
     lines = []
     for event in draw(st.lists(_records(), max_size=12)):
-        lines.extend([""] * draw(st.integers(0, 1)) + [json.dumps(event)])
-    if draw(st.booleans()):
-        lines.append("  ")
+        lines.extend([*draw(st.lists(_BLANKS, max_size=2)), json.dumps(event)])
+        if draw(st.booleans()):
+            lines[-1] += "\r"  # a CRLF line
+    lines.extend(draw(st.lists(_BLANKS, max_size=2)))
     text = "".join(line + "\n" for line in lines)
     return text.encode()[: -1 if text and draw(st.booleans()) else None]
 
 
-def _state(tmp: Path, data: bytes) -> tuple[dict | None, dict | None]:
-    """(the state read off the loaded events, the scan's fields), each None when it refuses."""
+def _state(tmp: Path, data: bytes, other: bytes | None = None) -> tuple[dict | None, dict | None]:
+    """(the state read off the loaded events, the scan's fields), each None when it refuses;
+    with ``other``, the events of a second log are loaded with the first's."""
     log = tmp / "log.jsonl"
     log.write_bytes(data)
+    logs = [str(log)]
+    if other is not None:
+        (tmp / "other.jsonl").write_bytes(other)
+        logs.append(str(tmp / "other.jsonl"))
     try:
         scanned = scan(str(log), data)
         fields = {k: getattr(scanned, k) for k in ("lines", "ids", "last_seq", "last_recorded")}
     except InputError:
         fields = None
     try:
-        events = load([str(log)]).events
+        events = load(logs).events
     except InputError:
         return None, fields
     return log_scan.state_of(events, str(log), data), fields  # type: ignore[arg-type]
@@ -73,10 +84,48 @@ def test_the_state_is_the_scans_or_none(tmp_path_factory, data: bytes):
     built, scanned = _state(tmp_path_factory.mktemp("log"), data)
     if built is not None:
         assert built == scanned
+    if b"\xc2\xa0" in data:  # a line the loader finds blank and the scan does not
+        assert built is None
+        return
     distinct = [json.loads(x) for x in data.split(b"\n") if x.strip()]
     whole = not data or data.endswith(b"\n")
     if whole and len({r["id"] for r in distinct}) == len(distinct):  # nothing merged
         assert built == scanned or scanned is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=_logs(), other=_logs())
+def test_the_state_of_one_of_several_logs_is_its_scans_or_none(tmp_path_factory, data, other):
+    """Loaded with another log, the state holds the rows of this one only."""
+    built, scanned = _state(tmp_path_factory.mktemp("log"), data, other)
+    if built is not None:
+        assert built == scanned
+    alone = _state(tmp_path_factory.mktemp("alone"), data)[0]
+    try:
+        theirs = {event.id for event in load([str(_written(tmp_path_factory, other))]).events}
+    except InputError:
+        return  # the two cannot be loaded together
+    if alone is not None and not theirs & set(alone["ids"]):  # no record merged across them
+        assert built == alone
+
+
+def _written(tmp_path_factory, data: bytes) -> Path:
+    log = tmp_path_factory.mktemp("other") / "other.jsonl"
+    log.write_bytes(data)
+    return log
+
+
+def test_blank_lines_anywhere_are_counted_as_the_scan_counts_them(tmp_path: Path):
+    event = json.dumps({"id": "a", "channel": "c", "seq": 3, "at": "2024-01-01T00:00:00Z"})
+    other = json.dumps({"id": "b", "channel": "d", "at": "2024-01-02T00:00:00Z"})
+    for text in (
+        f"\n \n{event}\n\t\n\r\n{other}\r\n\n",
+        f"{event}\n\n\n\n{other}\n",
+        f" \x0c\n{other}\n{event}\n",
+    ):
+        built, scanned = _state(tmp_path, text.encode())
+        assert built is not None and built == scanned
+        assert _state(tmp_path, text.encode(), b"")[0] == scanned
 
 
 def test_a_merged_record_or_a_torn_line_keeps_no_state(tmp_path: Path):
