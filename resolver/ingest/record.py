@@ -136,7 +136,7 @@ def _resume(fd: int, key: tuple[int, int], size: int, name: str) -> tuple[LogSta
             return scan(name, added, state), digest
     data = _read(fd, 0, size)
     digest = hashlib.sha256(data)
-    kept = kept_scan.read(name, data)  # another process's scan (resolver/ingest/kept_scan.py)
+    kept = kept_scan.read(name, data, digest)  # another process's scan (ingest/kept_scan.py)
     if kept is not None:
         offset, fields = kept
         return scan(name, data[offset:], LogState(name, **fields)), digest

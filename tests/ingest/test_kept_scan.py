@@ -3,6 +3,7 @@ in the cache folder), and the kept scan is never trusted for a log that was rewr
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -66,10 +67,45 @@ def test_a_rewritten_log_is_scanned_whole(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize(
     "document",
-    ["not json", "[]", '{"format": 1, "size": 0, "digest": 5}', '{"format": 99}'],
+    ["not json", "[]", '{"format": 2, "size": 0, "digest": 5}', '{"format": 99}'],
 )
 def test_a_foreign_kept_scan_is_no_scan(tmp_path, document):
     log = tmp_path / "events.jsonl"
     append_event(log, {"channel": "work"})
     kept_scan._path(str(log)).write_text(document, encoding="utf-8")
     assert kept_scan.read(str(log), log.read_bytes()) is None
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"format": 1, "ids": {"work-1": 1}},  # the earlier shape: one object
+        {"ids": ["work-1", "work-1"], "id_lines": [1, 1]},  # an id twice
+        {"ids": ["work-1"], "id_lines": [1, 2]},  # lists of two lengths
+        {"ids": ["work-1"], "id_lines": [True]},  # a line number that is no integer
+        {"ids": [1], "id_lines": [1]},  # an id that is no string
+        {"ids": {"work-1": 1}},
+        {"id_lines": None},
+        {"lines": "1"},
+        {"last_seq": {"work": 1.5}},
+        {"last_recorded": "2024"},
+    ],
+)
+def test_a_kept_scan_read_field_by_field(tmp_path, change):
+    """The scan an append kept is read back as the append's state; any field of another shape
+    leaves it unread (the next append scans the log)."""
+    log = tmp_path / "events.jsonl"
+    append_event(log, {"channel": "work"})
+    path = kept_scan._path(str(log))
+    document = json.loads(path.read_text(encoding="utf-8"))
+    kept = kept_scan.read(str(log), log.read_bytes())
+    assert kept is not None and kept[1]["ids"] == {"work-1": 1} and kept[1]["lines"] == 1
+    assert kept == kept_scan.read(str(log), log.read_bytes(), hashlib.sha256(log.read_bytes()))
+    path.write_text(json.dumps({**document, **change}), encoding="utf-8")
+    assert kept_scan.read(str(log), log.read_bytes()) is None
+
+
+def test_a_digest_of_other_bytes_is_no_match(tmp_path):
+    log = tmp_path / "events.jsonl"
+    append_event(log, {"channel": "work"})
+    assert kept_scan.read(str(log), log.read_bytes(), hashlib.sha256(b"other")) is None
