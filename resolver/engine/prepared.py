@@ -112,6 +112,9 @@ class Kept:
     ground_rules: int
     names: Interner
     thresholds: Sequence[int]
+    #: The facts a standpoint reads beside the atoms, as the store packed them
+    #: (:mod:`resolver.facts.standpoint_pack`), if kept.
+    standpoint: bytes | None = None
 
 
 def _instant_chains(core: Atoms, times_of: dict[int, tuple[int, int]]) -> str:
@@ -178,7 +181,9 @@ class Prepared:
         self.memo: Memo | None = Memo()
         if kept is not None and reduce and block_size is None:
             self.facts: FactBase | StoredFacts = StoredFacts(
-                kept.names, lambda: build(project, reduce=reduce, block_size=block_size)
+                kept.names,
+                lambda: build(project, reduce=reduce, block_size=block_size),
+                kept.standpoint,
             )
             self.from_store = True
             self.__dict__["thresholds"] = Thresholds(kept.thresholds)
@@ -351,7 +356,7 @@ class Prepared:
         return atoms
 
     def _solve_parts(self, at: int, known: int, query: Query, explaining: bool) -> Atoms:
-        if isinstance(self.facts, StoredFacts) and not self.facts.built:
+        if isinstance(self.facts, StoredFacts) and not self.facts.ready:
             try:
                 self.facts.full()
             except NamesDiffer:  # the entry is not of these facts: prepare them afresh

@@ -7,7 +7,9 @@ again what the stored atoms were derived from. A face reads only the names (inte
 back to text), which the store keeps beside the atoms. The fact texts are built on first use,
 by a standpoint that must be solved, and then checked against the stored names
 (:meth:`StoredFacts.full`): a difference means the entry does not describe these facts, and
-the caller prepares the history afresh.
+the caller prepares the history afresh. When the store also kept the facts a standpoint reads
+(the declarations, the links, the channel log: :mod:`resolver.facts.standpoint_pack`), those
+are read instead and nothing is built: they are kept under the same key as the atoms.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Callable
 from resolver.facts.channel_log import ChannelLog
 from resolver.facts.interning import Interner
 from resolver.facts.names import Names
+from resolver.facts.standpoint_pack import StandpointFacts, unpack
 from resolver.facts.writer import FactBase
 
 
@@ -25,17 +28,34 @@ class NamesDiffer(Exception):
 
 
 class StoredFacts(Names):
-    """Names kept by the store; the fact texts of :class:`FactBase` built on first use."""
+    """Names kept by the store; the fact texts of :class:`FactBase` built on first use, or the
+    ones a standpoint reads unpacked from what the store kept beside them."""
 
-    def __init__(self, interner: Interner, build: Callable[[], FactBase]) -> None:
+    def __init__(
+        self, interner: Interner, build: Callable[[], FactBase], standpoint: bytes | None = None
+    ) -> None:
         self.interner = interner
         self._build = build
         self._full: FactBase | None = None
+        self._standpoint = standpoint
+        self._kept: StandpointFacts | None = None
 
     @property
     def built(self) -> bool:
         """True once the fact texts were built (and found to agree with the names)."""
         return self._full is not None
+
+    @property
+    def ready(self) -> bool:
+        """True when a standpoint can be solved without building the facts: they were built,
+        or the store kept what a standpoint reads (and it unpacks)."""
+        return self._full is not None or self._standpoint_facts() is not None
+
+    def _standpoint_facts(self) -> StandpointFacts | None:
+        if self._kept is None and self._standpoint is not None:
+            self._kept = unpack(self._standpoint)
+            self._standpoint = None  # unpacked once, whatever it held
+        return self._kept
 
     def full(self) -> FactBase:
         """The facts built from the files; :class:`NamesDiffer` when they are not those the
@@ -49,7 +69,8 @@ class StoredFacts(Names):
 
     @property
     def declarations(self) -> str:
-        return self.full().declarations
+        kept = self._standpoint_facts()
+        return self.full().declarations if kept is None else kept.declarations
 
     @property
     def events(self) -> str:
@@ -57,8 +78,10 @@ class StoredFacts(Names):
 
     @property
     def links(self) -> str:
-        return self.full().links
+        kept = self._standpoint_facts()
+        return self.full().links if kept is None else kept.links
 
     @property
     def channel_log(self) -> ChannelLog:
-        return self.full().channel_log
+        kept = self._standpoint_facts()
+        return self.full().channel_log if kept is None else kept.channel_log

@@ -15,6 +15,7 @@ is one event and none is ever partial: the plain path that
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -35,7 +36,34 @@ class _Block:
     at_max: int
     rec_min: int
     rec_max: int
-    events: tuple[tuple[int, int, int], ...]  # (seq or 0, at, rec)
+    events: Sequence[tuple[int, int, int]]  # (seq or 0, at, rec)
+
+
+class _Rows(Sequence[tuple[int, int, int]]):
+    """A block's events as :meth:`ChannelLog.unpack` found them: ``count`` triples of a flat
+    array from ``start``, made into tuples only when read (a standpoint reads a few blocks)."""
+
+    __slots__ = ("_count", "_numbers", "_start")
+
+    def __init__(self, numbers: array, start: int, count: int) -> None:
+        self._numbers, self._start, self._count = numbers, start, count
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return list(self)[index]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError(index)
+        at = self._start + 3 * index
+        return (self._numbers[at], self._numbers[at + 1], self._numbers[at + 2])
+
+    def __iter__(self):
+        row = self._numbers[self._start : self._start + 3 * self._count]
+        return zip(row[0::3], row[1::3], row[2::3], strict=True)
 
 
 class ChannelLog:
@@ -83,47 +111,94 @@ class ChannelLog:
         by_seq: dict[int, list[tuple[int, int, int]]],
         block_size: int,
     ) -> None:
-        self.block_size = block_size
-        self._time_blocks: list[_Block] = []
-        self._seq_blocks: list[_Block] = []
-        lines: list[str] = []
+        time_blocks: list[_Block] = []
+        seq_blocks: list[_Block] = []
         for channel in sorted(by_time):
             rows = sorted(by_time[channel])
             for start in range(0, len(rows), block_size):
                 chunk = rows[start : start + block_size]
                 ats, recs = zip(*chunk, strict=True)
-                block = _Block(
-                    channel,
-                    len(self._time_blocks) + 1,
-                    min(ats),
-                    max(ats),
-                    min(recs),
-                    max(recs),
-                    tuple((0, a, r) for a, r in chunk),
-                )
-                self._time_blocks.append(block)
-                lines.append(
-                    f"tblock({channel},{block.number},{block.at_min},{block.at_max},"
-                    f"{block.rec_min},{block.rec_max})."
+                events = tuple((0, a, r) for a, r in chunk)
+                number = len(time_blocks) + 1
+                time_blocks.append(
+                    _Block(channel, number, min(ats), max(ats), min(recs), max(recs), events)
                 )
         for channel in sorted(by_seq):
-            previous = None
             for run in _seq_runs(sorted(by_seq[channel]), block_size):
-                number = len(self._seq_blocks) + 1
                 _, ats, recs = zip(*run, strict=True)
-                block = _Block(
-                    channel, number, min(ats), max(ats), min(recs), max(recs), tuple(run)
+                number = len(seq_blocks) + 1
+                seq_blocks.append(
+                    _Block(channel, number, min(ats), max(ats), min(recs), max(recs), tuple(run))
                 )
-                self._seq_blocks.append(block)
-                first, last = run[0][0], run[-1][0]
-                lines.append(
-                    f"sblock({channel},{number},{first},{last},{run[0][1]},{block.at_min},"
-                    f"{block.at_max},{block.rec_min},{block.rec_max})."
-                )
-                if previous is not None:
-                    lines.append(f"sblock_next({channel},{previous},{number}).")
-                previous = number
+        self._set_blocks(time_blocks, seq_blocks, block_size)
+
+    def _set_blocks(
+        self, time_blocks: list[_Block], seq_blocks: list[_Block], block_size: int
+    ) -> None:
+        """Take the blocks (numbered from 1, channel by channel) and write their facts."""
+        self.block_size = block_size
+        self._time_blocks = time_blocks
+        self._seq_blocks = seq_blocks
+        lines = [
+            f"tblock({b.channel},{b.number},{b.at_min},{b.at_max},{b.rec_min},{b.rec_max})."
+            for b in time_blocks
+        ]
+        previous: _Block | None = None
+        for block in seq_blocks:
+            first, last = block.events[0], block.events[-1]
+            lines.append(
+                f"sblock({block.channel},{block.number},{first[0]},{last[0]},{first[1]},"
+                f"{block.at_min},{block.at_max},{block.rec_min},{block.rec_max})."
+            )
+            if previous is not None and previous.channel == block.channel:
+                lines.append(f"sblock_next({block.channel},{previous.number},{block.number}).")
+            previous = block
         self.static_text = "\n".join(lines) + "\n"
+
+    def pack(self) -> bytes:
+        """The blocks as 64-bit integers (native order): what the store keeps, so that a
+        history answered from it need not group its events again (:meth:`unpack`)."""
+        heads = [self.block_size, len(self._time_blocks), len(self._seq_blocks)]
+        flat: list[int] = []
+        for block in (*self._time_blocks, *self._seq_blocks):
+            heads.extend((block.channel, block.at_min, block.at_max, block.rec_min, block.rec_max))
+            heads.append(len(block.events))
+            for event in block.events:
+                flat.extend(event)
+        return array("q", heads).tobytes() + array("q", flat).tobytes()
+
+    @classmethod
+    def unpack(cls, data: bytes) -> ChannelLog | None:
+        """The log :meth:`pack` wrote, or None when ``data`` is not such a log (a torn or
+        foreign blob: the caller builds the log from the events instead)."""
+        numbers = array("q")
+        if len(data) % numbers.itemsize:
+            return None
+        numbers.frombytes(data)
+        if len(numbers) < 3:
+            return None
+        block_size, times, seqs = numbers[0], numbers[1], numbers[2]
+        head_end = 3 + 6 * (times + seqs)
+        if block_size < 1 or times < 0 or seqs < 0 or head_end > len(numbers):
+            return None
+        blocks: list[_Block] = []
+        offset = head_end
+        for index in range(times + seqs):
+            channel, at_min, at_max, rec_min, rec_max, count = numbers[
+                3 + 6 * index : 9 + 6 * index
+            ]
+            stop = offset + 3 * count
+            if count < 1 or stop > len(numbers):
+                return None
+            events = _Rows(numbers, offset, count)  # read only if a standpoint needs them
+            number = index + 1 if index < times else index - times + 1
+            blocks.append(_Block(channel, number, at_min, at_max, rec_min, rec_max, events))
+            offset = stop
+        if offset != len(numbers):
+            return None
+        log = cls.__new__(cls)
+        log._set_blocks(blocks[:times], blocks[times:], block_size)
+        return log
 
     def events(self) -> Iterable[tuple[int, int, int]]:
         """``(channel, at, recorded)`` of every event of the log, channel by channel in ``at``

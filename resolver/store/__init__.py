@@ -25,6 +25,7 @@ from pathlib import Path
 
 from resolver.engine.plateau import Memo
 from resolver.engine.prepared import Kept, Prepared
+from resolver.facts import standpoint_pack
 from resolver.language.event_columns import EventColumns
 from resolver.language.model import Project
 from resolver.store import appends, columns, names, parsed
@@ -117,7 +118,10 @@ def load_prepared(
         if solved or (stored is not None and table is not None):  # (names kept with it now)
             kept_too = (table, prepared.thresholds.values, columns.pack(log))
             derived = parsed.encode_items(project.derived)
-            entry.write(before, *(solved[0] if solved else stored), *kept_too, derived)
+            facts = prepared.facts
+            standpoint = standpoint_pack.pack(facts.declarations, facts.links, facts.channel_log)
+            atoms = solved[0] if solved else stored
+            entry.write(before, *atoms, *kept_too, derived, standpoint)  # type: ignore[misc]
     prepared.memo = Memo(entry) if entry.key is not None else Memo()
     return prepared
 
@@ -173,4 +177,4 @@ def _kept(found: Found | None, project: Project) -> Kept | None:
     if interner is None or derived is None:
         return None
     project.derived.update(derived)
-    return Kept(found.text, found.ground_rules, interner, found.thresholds)
+    return Kept(found.text, found.ground_rules, interner, found.thresholds, found.standpoint)

@@ -53,6 +53,8 @@ CREATE TABLE names (id INTEGER PRIMARY KEY CHECK (id = 1), names BLOB NOT NULL,
                     derived_digest TEXT NOT NULL);
 CREATE TABLE columns (id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL,
                       digest TEXT NOT NULL);
+CREATE TABLE standpoint (id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL,
+                         digest TEXT NOT NULL);
 CREATE TABLE answers (family TEXT NOT NULL, plateau INTEGER NOT NULL, query TEXT NOT NULL,
                       atoms BLOB NOT NULL, digest TEXT NOT NULL, ground_rules INTEGER NOT NULL,
                       verdicts BLOB, verdicts_digest TEXT,
@@ -107,6 +109,9 @@ class Found:
     derived: str | None = None
     #: The loaded log's columns (:mod:`resolver.store.columns`), checked against their digest.
     columns: bytes | None = None
+    #: The facts a standpoint reads beside the atoms (:mod:`resolver.facts.standpoint_pack`),
+    #: compressed, checked against their digest.
+    standpoint: bytes | None = None
 
 
 def _current(db: sqlite3.Connection) -> tuple[str, str] | None:
@@ -140,6 +145,7 @@ class Entry:
                 ).fetchone()
                 kept = db.execute("SELECT * FROM names").fetchone()
                 log = db.execute("SELECT data, digest FROM columns").fetchone()
+                facts = db.execute("SELECT data, digest FROM standpoint").fetchone()
         except (sqlite3.Error, ValueError):
             return None
         if row is None or not isinstance(row[2], int) or not isinstance(row[3], str):
@@ -156,7 +162,8 @@ class Entry:
             derived = _unpack(kept[5], kept[6], None)
         if names is None or thresholds is None or derived is None:
             names = thresholds = derived = None
-        return Found(text, row[2], row[3], names, thresholds, derived, _unpack_bytes(log))
+        found = (names, thresholds, derived, _unpack_bytes(log), _unpack_bytes(facts))
+        return Found(text, row[2], row[3], *found)
 
     def write(
         self,
@@ -168,6 +175,7 @@ class Entry:
         thresholds: list[int] | None = None,
         columns: bytes | None = None,
         derived: str | None = None,
+        standpoint: bytes | None = None,
     ) -> None:
         """Replace the entry with a new prepared history (written whole, then renamed)."""
         blob, digest = _pack(text)
@@ -194,9 +202,10 @@ class Entry:
                 if names is not None and thresholds is not None and derived is not None:
                     kept = _pack(names) + _pack(" ".join(map(str, thresholds))) + _pack(derived)
                     db.execute("INSERT INTO names VALUES (1, ?, ?, ?, ?, ?, ?)", kept)
-                if columns is not None:
-                    digest = hashlib.sha256(columns).hexdigest()
-                    db.execute("INSERT INTO columns VALUES (1, ?, ?)", (columns, digest))
+                for table, data in (("columns", columns), ("standpoint", standpoint)):
+                    if data is not None:  # table: one of two names, never user text
+                        digest = hashlib.sha256(data).hexdigest()
+                        db.execute(f"INSERT INTO {table} VALUES (1, ?, ?)", (data, digest))
                 db.execute("COMMIT")
             os.replace(temporary, self.path)
             self.key = (stamp.key, facts)

@@ -246,8 +246,12 @@ def test_stored_atoms_serve_only_the_facts_they_were_derived_from(tmp_path, monk
     """An entry whose names are not those of the facts (written by other code under the same
     key, or tampered with): answered from the entry while a lookup suffices, and the moment a
     standpoint must be solved the facts are built, found to differ, and the history is
-    prepared afresh: the answer is the fresh one."""
+    prepared afresh: the answer is the fresh one. (With the facts a standpoint reads kept too,
+    no standpoint builds the facts: ``test_standpoint_facts.py``; here none are kept.)"""
+    from resolver.facts import standpoint_pack
     from resolver.store import names
+
+    monkeypatch.setattr(standpoint_pack, "pack", lambda *facts: None)
 
     folder = fixed(tmp_path)
     point = POINT
