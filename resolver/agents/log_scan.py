@@ -18,11 +18,14 @@ to scan, as before. ``tests/agents/test_agents_log_scan.py`` checks the state eq
 from __future__ import annotations
 
 import hashlib
+import operator
 import re
 from collections.abc import Sequence
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from resolver.ingest.kept_scan import LineIds
 from resolver.language.event_columns import NO_SEQ, EventColumns
 from resolver.store.keys import Stamp
 from resolver.times import EPOCH_UNIX
@@ -52,7 +55,8 @@ def state_of(events: EventColumns, source: str, data: bytes) -> dict[str, Any] |
 
     At 100k events every pass over the rows counts (the hook's whole claim aims at 0.1 s), so
     the lines are counted and the blank ones found by C-level searches of the bytes, not split
-    and stripped one by one; the rows' lines are sorted as one array and the ids zipped."""
+    and stripped one by one; the rows' lines are sorted as one array, and the ids are handed
+    over as the columns hold them (:class:`~resolver.ingest.kept_scan.LineIds`)."""
     if data and not data.endswith(b"\n"):
         return None
     if events._odd_locations:  # a location that is no file position: cannot be matched
@@ -80,10 +84,11 @@ def state_of(events: EventColumns, source: str, data: bytes) -> dict[str, Any] |
         filled = list(range(1, count + 1))
     if sorted(line_of) != filled:
         return None
-    # Each line one row: the loader kept every record, so no id repeats (checked all the same).
-    ids = dict(zip(id_of, line_of, strict=True))
-    if len(ids) != len(filled):
+    # Each line one row: the loader kept every record, so no id repeats (checked all the same:
+    # the loader sorts its rows by id, so the ids increase; else they are counted as a set).
+    if not all(map(operator.lt, id_of, islice(id_of, 1, None))) and len(set(id_of)) != len(id_of):
         return None
+    ids = LineIds(id_of, line_of)  # a dict when looked up more than a few times
     highest: dict[int, int] = {}  # by channel's string index: one pass, no string looked up
     for channel, seq in zip(channel_of, seq_of, strict=True):
         if seq != NO_SEQ and seq > highest.get(channel, NO_SEQ):

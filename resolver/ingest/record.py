@@ -29,7 +29,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,7 +55,8 @@ class LogState:
 
     name: str
     lines: int = 0  # number of lines in the file (the next line is lines + 1)
-    ids: dict[str, int] = field(default_factory=dict)  # id -> line number
+    #: id -> line number: a dict, or a kept scan's or the loaded columns' lists (kept_scan.LineIds)
+    ids: MutableMapping[str, int] = field(default_factory=dict)
     last_seq: dict[str, int] = field(default_factory=dict)  # channel -> highest seq
     #: The latest ``recorded`` (else ``at``) of any line, as Unix seconds; None for a new log or
     #: when no line holds a readable time (the reader reports those lines, not the writer).

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from array import array
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from resolver.ingest import kept_scan, record
 from resolver.ingest.record import append_event
@@ -109,3 +112,33 @@ def test_a_digest_of_other_bytes_is_no_match(tmp_path):
     log = tmp_path / "events.jsonl"
     append_event(log, {"channel": "work"})
     assert kept_scan.read(str(log), log.read_bytes(), hashlib.sha256(b"other")) is None
+
+
+_KEYS = st.sampled_from([f"e-{n}" for n in range(12)])
+_STEPS = st.lists(
+    st.tuples(st.sampled_from(["in", "get", "setdefault", "set", "del", "lists"]), _KEYS),
+    max_size=30,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(base=st.dictionaries(_KEYS, st.integers(1, 99), max_size=8), steps=_STEPS)
+def test_line_ids_behave_as_the_dict(base: dict[str, int], steps: list[tuple[str, str]]):
+    """The lists an append's state is handed (kept_scan.LineIds) answer every look-up and
+    change as the dict of the same ids would, before and after it builds that dict."""
+    lazy, model = kept_scan.LineIds(list(base), array("q", base.values())), dict(base)
+    for number, (step, key) in enumerate(steps, start=100):
+        if step == "in":
+            assert (key in lazy) == (key in model)
+        elif step == "get":
+            assert lazy.get(key) == model.get(key)
+        elif step == "setdefault":
+            assert lazy.setdefault(key, number) == model.setdefault(key, number)
+        elif step == "set":
+            lazy[key] = model[key] = number
+        elif step == "del" and key in model:
+            del lazy[key], model[key]
+        elif step == "lists":
+            assert lazy.lists() == (list(model), list(model.values()))
+        assert len(lazy) == len(model) and list(lazy) == list(model)
+    assert lazy == model and dict(lazy.items()) == model
