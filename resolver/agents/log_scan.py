@@ -62,7 +62,6 @@ def state_of(events: EventColumns, source: str, data: bytes) -> dict[str, Any] |
     if events._odd_locations:  # a location that is no file position: cannot be matched
         return None
     count = data.count(b"\n")
-    blank = _blank_lines(data) if data else []
     named = events.strings.index(source) if source in events.strings else -1
     line_of: Sequence[int] = events.line
     id_of: Sequence[str] = events.ids
@@ -75,6 +74,10 @@ def state_of(events: EventColumns, source: str, data: bytes) -> dict[str, Any] |
             [column[row] for row in rows]
             for column in (line_of, id_of, seq_of, channel_of, recorded_of)
         )
+    # The loader skips every line ``str.strip`` leaves empty, so every line the scan finds
+    # blank: with a row on each line (checked below), none is blank, and the bytes need not be
+    # searched for one (6 ms at 100k events).
+    blank = _blank_lines(data) if len(line_of) != count else []
     if len(line_of) != count - len(blank):
         return None
     if blank:
