@@ -91,7 +91,7 @@ def state_of(events: EventColumns, source: str, data: bytes) -> dict[str, Any] |
     # the loader sorts its rows by id, so the ids increase; else they are counted as a set).
     if not all(map(operator.lt, id_of, islice(id_of, 1, None))) and len(set(id_of)) != len(id_of):
         return None
-    ids = LineIds(id_of, line_of)  # a dict when looked up more than a few times
+    ids = LineIds(id_of[:], line_of[:])  # copies: the columns may grow later
     highest: dict[int, int] = {}  # by channel's string index: one pass, no string looked up
     for channel, seq in zip(channel_of, seq_of, strict=True):
         if seq != NO_SEQ and seq > highest.get(channel, NO_SEQ):
