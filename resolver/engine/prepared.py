@@ -22,10 +22,11 @@ from resolver.engine.atoms import Atoms
 from resolver.engine.plateau import Memo, Thresholds, family
 from resolver.engine.query import Query, as_query
 from resolver.engine.stored_facts import NamesDiffer, StoredFacts
-from resolver.facts.channel_log import CandidateLog
+from resolver.facts.candidate_log import CandidateLog
 from resolver.facts.interning import Interner
 from resolver.facts.item_inputs import ItemInputs, candidate_chains
 from resolver.facts.rejection_blocks import RejectionBlocks
+from resolver.facts.standpoint_pack import StandpointFacts
 from resolver.facts.writer import FactBase, build
 from resolver.language.model import Project
 
@@ -114,7 +115,7 @@ class Kept:
     thresholds: Sequence[int]
     #: The facts a standpoint reads beside the atoms, as the store packed them
     #: (:mod:`resolver.facts.standpoint_pack`), if kept.
-    standpoint: bytes | None = None
+    standpoint: bytes | StandpointFacts | None = None
 
 
 def _instant_chains(core: Atoms, times_of: dict[int, tuple[int, int]]) -> str:

@@ -32,13 +32,16 @@ class StoredFacts(Names):
     ones a standpoint reads unpacked from what the store kept beside them."""
 
     def __init__(
-        self, interner: Interner, build: Callable[[], FactBase], standpoint: bytes | None = None
+        self,
+        interner: Interner,
+        build: Callable[[], FactBase],
+        standpoint: bytes | StandpointFacts | None = None,
     ) -> None:
         self.interner = interner
         self._build = build
         self._full: FactBase | None = None
-        self._standpoint = standpoint
-        self._kept: StandpointFacts | None = None
+        self._standpoint = standpoint if isinstance(standpoint, bytes) else None
+        self._kept = standpoint if isinstance(standpoint, StandpointFacts) else None
 
     @property
     def built(self) -> bool:

@@ -38,12 +38,13 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, compress, count
+from operator import itemgetter
 
 from resolver.engine import groups as grouping
-from resolver.facts.linker import COMMON_WORD_EVENTS, TextLinker
+from resolver.facts.linker import COMMON, COMMON_WORD_EVENTS, TextLinker, counts_in
 from resolver.facts.policy_index import EventIndex
 from resolver.facts.text_index import FullIndex, WordTokens
 from resolver.facts.tokens import Vocabulary, words
@@ -110,7 +111,19 @@ class Before:
     the policies' would-be instances); ``common`` is the linker's cut-off for common words.
     """
 
-    def __init__(self, project: Project, common: int | None = COMMON_WORD_EVENTS) -> None:
+    def __init__(
+        self,
+        project: Project,
+        common: int | None = COMMON_WORD_EVENTS,
+        counts: Mapping[str, int] | None = None,
+        appended: Collection[int] = (),
+    ) -> None:
+        """``counts``: the linker's counts of the expectations' words in the history
+        (:meth:`TextLinker.linking_counts`, kept by the store), instead of indexing every text
+        again; a word they lack is taken to change (its items are touched when a new text
+        holds it). ``appended``: rows of the project's events that are the append's own, read
+        as if absent (the store hands the grown log whole rather than copy the rest)."""
+        self._appended = appended
         self.groups = [tuple(group) for group in grouping.groups(project)]
         self._group_of = {item: n for n, group in enumerate(self.groups) for item in group}
         derived_group = self._group_of.get(DERIVED)
@@ -144,8 +157,8 @@ class Before:
         ]
         for x in expectations:
             self._index(x, project)
-        self._words(common)
-        self._channels = self._channel_summaries(columns)
+        self._words(common, counts)
+        self._channels: dict[str, _Channel | None] = {}
 
     def _index(self, x: Expectation, project: Project) -> None:
         """Index one expectation by everything of an event that can touch it."""
@@ -169,14 +182,14 @@ class Before:
             source = task.opened_by if task is not None else None
         text = None
         if source is not None:
-            row = self._columns.position(source)
+            row = self._row(source)
             text = None if row is None else self._columns.texts[row]
             self._tie(x.id, source)
         self._linkable[x.id] = (x, text)
 
     def _tie(self, item: str, opener: str) -> None:
         """Tie ``item`` to what its (old) opening event's markers name."""
-        row = self._columns.position(opener)
+        row = self._row(opener)
         if row is None or not self._columns.has_markers(row):
             return
         strings, targets = self._columns.strings, self._columns.marker_target
@@ -185,7 +198,12 @@ class Before:
             self._ties[item].add(target)
             self._ties[target].add(item)
 
-    def _words(self, common: int | None) -> None:
+    def _row(self, ident: str) -> int | None:
+        """The row of event ``ident`` before the append, if any."""
+        row = self._columns.position(ident)
+        return None if row in self._appended else row
+
+    def _words(self, common: int | None, counts: Mapping[str, int] | None) -> None:
         """Per content word: the items it may link (for the linker's candidates), the items
         whose title or opening text hold it, and how many old texts hold it while it links."""
         vocab = self.vocabulary
@@ -204,30 +222,35 @@ class Before:
             for phrase in x.matches:
                 for token in vocab.tokens(phrase):
                     self._by_token[token].add(ident)
-        self._counts: dict[str, int] = {}
+        #: Per linking word, how many texts hold it (absent: common already; None: unknown).
+        self._counts: dict[str, int | None] = {}
         if common is None:
             return
-        texts = [text for text in self._columns.texts if text]
-        index = FullIndex(texts, WordTokens(vocab), common)
+        if counts is None:
+            texts = [t for n, t in enumerate(self._columns.texts) if t and n not in self._appended]
+            counts = counts_in(FullIndex(texts, WordTokens(vocab), common), self._by_linking_word)
         for token in self._by_linking_word:
-            held = index.linking(token)
-            if held:
-                self._counts[token] = len(held)
-            elif not index.known([token]):
-                self._counts[token] = 0
+            count = counts.get(token)
+            if count != COMMON:
+                self._counts[token] = count
 
-    @staticmethod
-    def _channel_summaries(columns: EventColumns) -> dict[str, _Channel]:
-        rows: dict[int, list[tuple[int, int]]] = defaultdict(list)
-        seqs: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
-        for channel, seq, at, rec in zip(
-            columns.channel, columns.seq, columns.at, columns.recorded, strict=True
-        ):
-            rows[channel].append((at, rec))
-            if seq != NO_SEQ:
-                seqs[channel].append((seq, at, rec))
-        strings = columns.strings
-        return {strings[c]: _Channel(found, seqs[c]) for c, found in rows.items()}
+    def _channel(self, name: str) -> _Channel | None:
+        """The summary of channel ``name``'s records before the append (None: it has none),
+        made when an appended event is on it."""
+        if name not in self._channels:
+            columns = self._columns
+            number = columns.find_string(name)
+            found = None
+            if number is not None:
+                rows = compress(count(), map(number.__eq__, columns.channel))
+                rows = [row for row in rows if row not in self._appended]
+                if rows:
+                    take = itemgetter(*rows) if len(rows) > 1 else lambda c: (c[rows[0]],)
+                    ats, recs, seqs = take(columns.at), take(columns.recorded), take(columns.seq)
+                    numbered = [s for s in zip(seqs, ats, recs, strict=True) if s[0] != NO_SEQ]
+                    found = _Channel(list(zip(ats, recs, strict=True)), numbered)
+            self._channels[name] = found
+        return self._channels[name]
 
     # -- what an append touches ---------------------------------------------------------------
 
@@ -235,7 +258,7 @@ class Before:
         """The groups the events ``added`` after this history can touch."""
         ids = [event.id for event in added]
         channels = frozenset(event.channel for event in added)
-        if len(set(ids)) != len(ids) or any(self._columns.position(i) is not None for i in ids):
+        if len(set(ids)) != len(ids) or any(self._row(i) is not None for i in ids):
             return Touched(True, tuple(self.groups), channels)  # a repeated id: read afresh
         items: set[str] = set()
         derived = self._derived_unknown and bool(added)
@@ -291,13 +314,13 @@ class Before:
         numbered: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
         for event in added:
             at, rec = event.at - EPOCH_UNIX, event.recorded - EPOCH_UNIX
-            summary = self._channels.get(event.channel)
+            summary = self._channel(event.channel)
             if summary is None or not summary.seen_with(at, rec):
                 changed.add(event.channel)
             if event.seq is not None:
                 numbered[event.channel].append((event.seq, at, rec))
         for channel, rows in numbered.items():
-            summary = self._channels.get(channel)
+            summary = self._channel(channel)
             top = None if summary is None else summary.top_seq
             holders = [] if summary is None else summary.top_holders
             for seq, at, rec in sorted(rows):
@@ -325,8 +348,10 @@ class Before:
         found: set[str] = set()
         if self._common is not None:
             for token, count in held.items():
-                old = self._counts.get(token)
-                if old is not None and old + count > self._common:
+                if token not in self._counts:  # common already: it links nowhere
+                    continue
+                old = self._counts[token]
+                if old is None or old + count > self._common:
                     found |= self._by_linking_word[token]
         asked = set(self._always)
         for token in held:

@@ -71,7 +71,7 @@ def rows_to_read(
     every time and sequence number is in range (checked on whole columns); otherwise every row,
     so that the first row out of range raises. ``relevant`` None: every row."""
     rows = range(len(columns.ids))
-    if relevant is None or not _in_range(columns):
+    if relevant is None or not in_range(columns):
         return rows if order is None else order
     if order is None:
         wanted = compress(rows, map(relevant.__contains__, columns.ids))
@@ -82,7 +82,7 @@ def rows_to_read(
     return sorted(chosen, key=cast(Sequence[int], numbers).__getitem__)
 
 
-def _in_range(columns: EventColumns) -> bool:
+def in_range(columns: EventColumns) -> bool:
     """Every instant can be encoded and every sequence number has neighbours in clingo's range:
     what the fact writer checks row by row, read on whole columns."""
     ats, recs, seqs = columns.at, columns.recorded, columns.seq

@@ -112,11 +112,23 @@ def _contains(sequence: tuple | list, phrase: tuple) -> bool:
     )
 
 
+#: :meth:`TextLinker.linking_counts` of a word in more than ``common`` texts.
+COMMON = -1
+
 #: The most distinct content words the expectations asked may hold for the linker to search the
 #: texts for them rather than index every text's words. Searching for one word costs about a
 #: hundredth of indexing them all, at 10k as at 100k events (the index is cheaper from about 100
 #: words on), so a scope searches at a fraction of the index's cost; more words, the index.
 SCAN_TOKENS = 60
+
+
+def counts_in(index: FullIndex | ScanIndex, tokens: Iterable[str]) -> dict[str, int]:
+    """Per token, how many of ``index``'s texts hold it (see :meth:`TextLinker.linking_counts`)."""
+    counts = {}
+    for token in tokens:
+        held = index.linking(token)
+        counts[token] = len(held) if held else (COMMON if index.known([token]) else 0)
+    return counts
 
 
 class TextLinker:
@@ -146,6 +158,20 @@ class TextLinker:
             )
         else:
             self._index = FullIndex(self._texts, tokens, common)
+
+    def linking_words(self, asked: Iterable[tuple[Expectation, str | None]]) -> set[str]:
+        """The words by which a text may share content with ``asked``: their titles' and
+        opening texts' (the words whose counts :meth:`linking_counts` gives)."""
+        vocab, found = self.vocabulary, set()
+        for expectation, opening_text in asked:
+            found |= vocab.token_set(expectation.title) | vocab.token_set(opening_text)
+        return found
+
+    def linking_counts(self, tokens: Iterable[str]) -> dict[str, int]:
+        """Per token, how many texts hold it: 0 when none does, :data:`COMMON` when more than
+        ``common`` do (it links nowhere). An append's texts can take a word over the cut-off
+        and unlink it everywhere (:mod:`resolver.engine.touched`): the store keeps these."""
+        return counts_in(self._index, tokens)
 
     def _asked_tokens(self, asked: Iterable[tuple[Expectation, str | None]]) -> set[str]:
         """Every content word the linker would look up for ``asked``."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
-from resolver.facts.channel_log import BlockNumbers, TimeChain
+from resolver.facts.candidate_log import BlockNumbers, TimeChain
 
 
 class RejectionBlocks:

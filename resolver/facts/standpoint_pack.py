@@ -14,6 +14,7 @@ the files as before.
 
 from __future__ import annotations
 
+import json
 import re
 import zlib
 from array import array
@@ -33,6 +34,9 @@ class StandpointFacts:
     declarations: str
     links: str
     channel_log: ChannelLog
+    #: The linker's counts of the expectations' words (:meth:`TextLinker.linking_counts`),
+    #: when kept: what an append reads to tell whether it makes a word common.
+    word_counts: dict[str, int] | None = None
 
 
 def _as_atoms(facts: str) -> str | None:
@@ -65,14 +69,23 @@ def _as_facts(atoms: str) -> str:
     return atoms.replace(" ", ".\n") + ".\n" if atoms else ""
 
 
-def pack(declarations: str, links: str, log: ChannelLog) -> bytes | None:
-    """The three, compressed; None when a text is not plain facts (then nothing is kept)."""
+def pack(
+    declarations: str, links: str, log: ChannelLog, counts: dict[str, int] | None = None
+) -> bytes | None:
+    """The facts and counts, compressed; None when a text is not plain facts (then nothing is
+    kept)."""
     texts = [_as_atoms(declarations), _as_atoms(links)]
     if None in texts:
         return None
-    parts = [text.encode("ascii") for text in texts if text is not None] + [log.pack()]
+    counted = b"" if counts is None else json.dumps(counts, ensure_ascii=True).encode("ascii")
+    parts = [text.encode("ascii") for text in texts if text is not None]
+    parts += [log.pack(), counted]
     sizes = array("q", [len(part) for part in parts]).tobytes()
     return zlib.compress(sizes + b"".join(parts), 1)
+
+
+#: The parts :func:`pack` writes: two texts, the log, the counts.
+_PARTS = 4
 
 
 def unpack(blob: bytes) -> StandpointFacts | None:
@@ -82,12 +95,13 @@ def unpack(blob: bytes) -> StandpointFacts | None:
     except (zlib.error, TypeError):
         return None
     sizes = array("q")
-    if len(data) < 3 * sizes.itemsize:
+    head = _PARTS * sizes.itemsize
+    if len(data) < head:
         return None
-    sizes.frombytes(data[: 3 * sizes.itemsize])
-    if min(sizes) < 0 or 3 * sizes.itemsize + sum(sizes) != len(data):
+    sizes.frombytes(data[:head])
+    if min(sizes) < 0 or head + sum(sizes) != len(data):
         return None
-    start = 3 * sizes.itemsize
+    start = head
     parts = []
     for size in sizes:
         parts.append(data[start : start + size])
@@ -99,6 +113,20 @@ def unpack(blob: bytes) -> StandpointFacts | None:
     if not all(_atoms_text(text) for text in (declarations, links)):
         return None
     log = ChannelLog.unpack(parts[2])
-    if log is None:
+    counts = _counts(parts[3]) if parts[3] else None
+    if log is None or (parts[3] and counts is None):
         return None
-    return StandpointFacts(_as_facts(declarations), _as_facts(links), log)
+    return StandpointFacts(_as_facts(declarations), _as_facts(links), log, counts)
+
+
+def _counts(data: bytes) -> dict[str, int] | None:
+    """The counts' JSON read back: an object of words to integers, or None."""
+    try:
+        counts = json.loads(data)
+    except ValueError:
+        return None
+    if not isinstance(counts, dict):
+        return None
+    if not all(isinstance(k, str) and type(v) is int for k, v in counts.items()):
+        return None
+    return counts

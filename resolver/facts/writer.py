@@ -71,6 +71,9 @@ class FactBase(Names):
     events: str
     channel_log: ChannelLog
     links: str = ""
+    #: Per word of the expectations' titles and opening texts, how many texts hold it
+    #: (:meth:`TextLinker.linking_counts`): what an append needs of the linker's index.
+    word_counts: dict[str, int] | None = None
 
 
 class _Writer:
@@ -188,7 +191,8 @@ def build(project: Project, reduce: bool = True, block_size: int | None = None) 
     if block_size is None:
         block_size = DEFAULT_BLOCK_SIZE if reduce else 1
     log = ChannelLog.from_columns(chans, columns.seq, columns.at, columns.recorded, block_size)
-    return FactBase(interner, decl.text(), evs.text(), log, links.text())
+    counts = linker.linking_counts(linker.linking_words(asked))
+    return FactBase(interner, decl.text(), evs.text(), log, links.text(), counts)
 
 
 def _asked(

@@ -13,9 +13,11 @@ replaced. The JSON-lines log stays the source of truth; deleting the cache chang
 
 Appending to a log changes its content: the entry no longer answers. The log is then read as an
 increment (:mod:`resolver.store.appends`): the columns the entry kept, and only the lines added.
-The history is still prepared again: event numbers are ranks of the sorted event ids (the rules
-break ties by them), so an appended event renumbers the events after it in id order and every
-stored atom that names them (docs/design/increments.md).
+When the appended events touch no item (:mod:`resolver.store.quiet`: no marker, no wanted key,
+no text that could link, nothing that moves a channel's gaps), the entry is carried over: the
+prepared atoms, declarations and links as they are, the names, the channel log, the thresholds
+and the linker's counts grown by the new events. Any other append prepares the history again
+(docs/design/increments.md).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from resolver.engine.prepared import Kept, Prepared
 from resolver.facts import standpoint_pack
 from resolver.language.event_columns import EventColumns
 from resolver.language.model import Project
-from resolver.store import appends, columns, names, parsed
+from resolver.store import appends, columns, names, parsed, quiet
 from resolver.store.entry import Entry, Found
 from resolver.store.keys import Stamp, entry_path
 
@@ -88,8 +90,10 @@ def load_prepared(
     if data is None and same_log_as is not None:
         data = _lent_log(same_log_as, before)
     kept_log = None if data is None else columns.unpack(data)
+    grown = None
     if kept_log is None:  # an append since an entry was written: read only the lines added
         kept_log = _increment(entry, before, files, same_log_as)
+        grown = appends.last if kept_log is not None else None
     project, log = _load(files, scope, kept_log)
     # The files were read twice (digested, then loaded): the entry is used or written only when
     # both readings saw the same bytes, so a write racing with the load costs a solve, never
@@ -107,8 +111,16 @@ def load_prepared(
     if on_read is not None:
         on_read(before)
     kept = _kept(found, project)
+    carried = None if kept is not None or grown is None else _carried(entry, project, log, grown)
     if kept is not None:  # the same files and code: the facts need not be built
         prepared = Prepared(project, kept=kept)
+    elif carried is not None:  # an append that touches nothing: the entry carried over
+        prepared = Prepared(project, kept=carried[1].kept)
+        if write:
+            held, moved = carried
+            kept_too = (moved.names, moved.thresholds, columns.pack(log), held.derived)
+            atoms = (held.text, held.ground_rules, held.facts)
+            entry.write(before, *atoms, *kept_too, moved.standpoint)
     else:
         stored = None if found is None else (found.text, found.ground_rules, found.facts)
         solved: list[tuple[str, int, str]] = []
@@ -119,7 +131,9 @@ def load_prepared(
             kept_too = (table, prepared.thresholds.values, columns.pack(log))
             derived = parsed.encode_items(project.derived)
             facts = prepared.facts
-            standpoint = standpoint_pack.pack(facts.declarations, facts.links, facts.channel_log)
+            standpoint = standpoint_pack.pack(
+                facts.declarations, facts.links, facts.channel_log, facts.word_counts
+            )
             atoms = solved[0] if solved else stored
             entry.write(before, *atoms, *kept_too, derived, standpoint)  # type: ignore[misc]
     prepared.memo = Memo(entry) if entry.key is not None else Memo()
@@ -163,6 +177,20 @@ def _lender(paths: Sequence[str | Path], before: Stamp) -> tuple[Entry, Stamp] |
     if not files or None in stamps:
         return None
     return Entry(entry_path(files)), Stamp.of_digested(stamps)  # type: ignore[arg-type]
+
+
+def _carried(
+    entry: Entry, project: Project, log: object, read: appends.Increment
+) -> tuple[Found, quiet.Carried] | None:
+    """The entry's history carried over a quiet append (:mod:`resolver.store.quiet`), when the
+    log was just read as the increment ``read`` of this very entry's columns."""
+    if not isinstance(log, EventColumns):
+        return None
+    held = entry.held(read.key)
+    if held is None:  # replaced since the increment was read, or not this entry's
+        return None
+    found = quiet.carried(held, project, log, read)
+    return None if found is None else (held, found)
 
 
 def _kept(found: Found | None, project: Project) -> Kept | None:

@@ -50,6 +50,11 @@ class Increment:
     name: str
     added_bytes: int
     added_events: int
+    #: The key of the entry whose kept columns were grown, and the rows of the grown log that
+    #: were added, in the order read: what an append that touches nothing carries the entry
+    #: over with (:mod:`resolver.store.quiet`).
+    key: str = ""
+    added_rows: tuple[int, ...] = ()
 
 
 #: The increment the last :func:`grown_log` of this process read, or None when it read none.
@@ -83,9 +88,17 @@ def grown_log(entry: Entry, stamp: Stamp) -> EventColumns | None:
         read_jsonl_into(text, now.given, log, first_line)
     except InputError:
         return None  # a fresh load says what is wrong, as it always does
-    merged = _merged(log, size)
-    if merged is not None:
-        last = Increment(now.given, now.size - before.size, len(merged) - size)
+    found = _merged(log, size)
+    if found is None:
+        return None
+    merged, order = found
+    if order is None:  # every added id sorts after the kept ones: the rows as read
+        rows: tuple[int, ...] = tuple(range(size, len(merged)))
+    else:
+        rows = tuple(
+            sorted((n for n, row in enumerate(order) if row >= size), key=order.__getitem__)
+        )
+    last = Increment(now.given, now.size - before.size, len(merged) - size, key, rows)
     return merged
 
 
@@ -142,9 +155,10 @@ def _added_text(now: FileStamp, before: FileStamp) -> tuple[str, int] | None:
     return text, data.count(b"\n", 0, before.size) + 1
 
 
-def _merged(log: EventColumns, size: int) -> EventColumns | None:
+def _merged(log: EventColumns, size: int) -> tuple[EventColumns, list[int] | None] | None:
     """The log's rows in id order, rows from ``size`` on being the added ones (the kept rows
-    are in id order already); None when an added id is repeated or already in the log."""
+    are in id order already), with the rows of ``log`` each holds (None: the rows as they are);
+    None when an added id is repeated or already in the log."""
     ids = log.ids
     old = ids[:size]
     added = sorted(range(size, len(ids)), key=ids.__getitem__)
@@ -159,7 +173,10 @@ def _merged(log: EventColumns, size: int) -> EventColumns | None:
         if ids[a] == ids[b]:
             return None
     if all(place == size for place in places):
-        return log if added == list(range(size, len(ids))) else log.take([*range(size), *added])
+        if added == list(range(size, len(ids))):
+            return log, None
+        order = [*range(size), *added]
+        return log.take(order), order
     order: list[int] = []
     start = 0
     for place, row in zip(places, added, strict=True):
@@ -167,4 +184,4 @@ def _merged(log: EventColumns, size: int) -> EventColumns | None:
         order.append(row)
         start = place
     order.extend(range(start, size))
-    return log.take(order)
+    return log.take(order), order

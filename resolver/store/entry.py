@@ -135,10 +135,18 @@ class Entry:
 
     def prepared(self, stamp: Stamp) -> Found | None:
         """The stored prepared history for ``stamp``, if current."""
+        found = self.held(stamp.key)
+        if found is not None:
+            self.key = (stamp.key, found.facts)
+        return found
+
+    def held(self, key: str) -> Found | None:
+        """The stored prepared history if the entry holds it under ``key`` (an append's
+        increment reads the entry of the files before it: :mod:`resolver.store.quiet`)."""
         try:
             with contextlib.closing(self._connect()) as db:
                 meta = dict(db.execute("SELECT name, value FROM meta").fetchall())
-                if meta.get("format") != str(FORMAT) or meta.get("key") != stamp.key:
+                if meta.get("format") != str(FORMAT) or meta.get("key") != key:
                     return None
                 row = db.execute(
                     "SELECT atoms, digest, ground_rules, facts FROM prepared"
@@ -153,7 +161,6 @@ class Entry:
         text = _unpack(row[0], row[1])
         if text is None:
             return None
-        self.key = (stamp.key, row[3])
         names = thresholds = derived = None
         if kept is not None:
             names = _unpack(kept[1], kept[2], None)

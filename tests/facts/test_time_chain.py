@@ -10,7 +10,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from resolver.facts.channel_log import BlockNumbers, CandidateLog, TimeChain
+from resolver.facts.candidate_log import BlockNumbers, CandidateLog, TimeChain
 
 ROWS = st.lists(st.tuples(st.integers(0, 30), st.integers(-5, 10)), min_size=0, max_size=40).map(
     lambda rows: sorted((at, at + late) for at, late in rows)

@@ -75,6 +75,38 @@ def test_a_channel_log_reads_back_as_built(rows, block_size, points):
         assert back.details(at, known) == log.details(at, known)
 
 
+_ROWS = st.lists(
+    st.tuples(
+        st.integers(1, 3),
+        st.one_of(st.none(), st.integers(1, 40)),
+        st.integers(-50, 50),
+        st.integers(0, 30),
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_ROWS, _ROWS, st.sampled_from([1, 2, 3, 5]), st.booleans(), st.booleans())
+def test_a_channel_log_extended_is_the_log_of_every_record(rows, more, size, after, packed):
+    """Records added anywhere (or, as an append's usually are, after every kept one) give the
+    log a fresh build gives, from a built or an unpacked log alike."""
+    if after:  # shifted after every kept record
+        top = max((at for _, _, at, _ in rows), default=0)
+        more = [(c, s and s + 40, top + 1 + at + 50, late) for c, s, at, late in more]
+    entries = [(c, s, at, at + late) for c, s, at, late in rows]
+    added = [(c, s, at, at + late) for c, s, at, late in more]
+    log = ChannelLog(entries, size)
+    if packed:
+        log = ChannelLog.unpack(log.pack())
+        assert log is not None
+    grown, fresh = log.extended(added), ChannelLog(entries + added, size)
+    assert grown.static_text == fresh.static_text
+    assert list(grown.events()) == list(fresh.events())
+    for at, known in [(-60, -60), (0, 10), (40, 90), (200, 300)]:
+        assert grown.details(at, known) == fresh.details(at, known)
+
+
 @pytest.mark.parametrize("cut", [1, 7, 8, 24, 100])
 def test_a_torn_channel_log_is_none(cut):
     data = ChannelLog([(1, 1, 0, 0), (1, 2, 5, 6), (2, None, 3, 3)], 2).pack()
@@ -134,7 +166,7 @@ def test_damaged_kept_facts_are_built_from_the_files(tmp_path, damage):
         data = None
     elif damage == "program text":  # well-formed, matching digest, but a rule
         rule, log = b"a :- b. #script", ChannelLog([], 1).pack()
-        sizes = array("q", [len(rule), 0, len(log)]).tobytes()
+        sizes = array("q", [len(rule), 0, len(log), 0]).tobytes()
         data = zlib.compress(sizes + rule + log, 1)
         assert standpoint_pack.unpack(data) is None
     else:
