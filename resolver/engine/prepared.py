@@ -19,6 +19,7 @@ from itertools import pairwise
 
 from resolver import resources, times
 from resolver.engine.atoms import Atoms
+from resolver.engine.composed import compose
 from resolver.engine.plateau import Memo, Thresholds, family
 from resolver.engine.query import Query, as_query
 from resolver.engine.stored_facts import NamesDiffer, StoredFacts
@@ -51,11 +52,11 @@ def _part_program(program: str, part: str) -> str:
     return "".join(s for s in sections if not s.startswith("#program ") or s.startswith(keep))
 
 
-def _solve(program_parts: Iterable[str], part: str) -> Atoms:
+def _solve(program_parts: Iterable[str], part: str, rules: str | None = None) -> Atoms:
     import clingo  # imported when a solve is needed: a lookup from the store never solves
 
     control = clingo.Control(_CLINGO_ARGS)
-    control.add(part, [], _part_program(_rules_program(), part))
+    control.add(part, [], _part_program(rules or _rules_program(), part))
     for text in program_parts:
         control.add(part, [], text)
     control.ground([("base", []), (part, [])])  # base: rules/vocabulary.lp
@@ -352,7 +353,9 @@ class Prepared:
         found = memo.get(key)
         if found is not None:
             return Atoms(*found)
-        atoms = self._solve_parts(at, known, query, explaining)
+        atoms = compose(self, standpoint, query, key) or self._solve_parts(
+            at, known, query, explaining
+        )
         memo.put(key, atoms.text, atoms.ground_rules)
         return atoms
 

@@ -36,7 +36,7 @@ list) is shared by every item searching it and is read from the channel log at a
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -242,8 +242,11 @@ class Before:
             number = columns.find_string(name)
             found = None
             if number is not None:
-                rows = compress(count(), map(number.__eq__, columns.channel))
-                rows = [row for row in rows if row not in self._appended]
+                rows = list(compress(count(), map(number.__eq__, columns.channel)))
+                for row in sorted(self._appended, reverse=True):  # a few: taken out by place
+                    place = bisect_left(rows, row)
+                    if place < len(rows) and rows[place] == row:
+                        del rows[place]
                 if rows:
                     take = itemgetter(*rows) if len(rows) > 1 else lambda c: (c[rows[0]],)
                     ats, recs, seqs = take(columns.at), take(columns.recorded), take(columns.seq)

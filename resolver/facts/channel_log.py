@@ -19,6 +19,7 @@ from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from itertools import chain
 
 from resolver.language.event_columns import NO_SEQ
 
@@ -59,8 +60,12 @@ class _Rows(Sequence[tuple[int, int, int]]):
         at = self._start + 3 * index
         return (self._numbers[at], self._numbers[at + 1], self._numbers[at + 2])
 
+    def numbers(self) -> array:
+        """The events' numbers, flat, as :meth:`ChannelLog.pack` writes them."""
+        return self._numbers[self._start : self._start + 3 * self._count]
+
     def __iter__(self):
-        row = self._numbers[self._start : self._start + 3 * self._count]
+        row = self.numbers()
         return zip(row[0::3], row[1::3], row[2::3], strict=True)
 
 
@@ -166,13 +171,16 @@ class ChannelLog:
         """The blocks as 64-bit integers (native order): what the store keeps, so that a
         history answered from it need not group its events again (:meth:`unpack`)."""
         heads = [self.block_size, len(self._time_blocks), len(self._seq_blocks)]
-        flat: list[int] = []
+        flat = array("q")
         for block in (*self._time_blocks, *self._seq_blocks):
             heads.extend((block.channel, block.at_min, block.at_max, block.rec_min, block.rec_max))
             heads.append(len(block.events))
-            for event in block.events:
-                flat.extend(event)
-        return array("q", heads).tobytes() + array("q", flat).tobytes()
+            events = block.events
+            if isinstance(events, _Rows):  # unpacked: its numbers as they are
+                flat.extend(events.numbers())
+            else:
+                flat.extend(chain.from_iterable(events))
+        return array("q", heads).tobytes() + flat.tobytes()
 
     @classmethod
     def unpack(cls, data: bytes) -> ChannelLog | None:

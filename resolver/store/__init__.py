@@ -23,6 +23,7 @@ and the linker's counts grown by the new events. Any other append prepares the h
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from resolver.engine.plateau import Memo
@@ -31,7 +32,7 @@ from resolver.facts import standpoint_pack
 from resolver.language.event_columns import EventColumns
 from resolver.language.model import Project
 from resolver.store import appends, columns, names, parsed, quiet
-from resolver.store.entry import Entry, Found
+from resolver.store.entry import Carry, Entry, Found
 from resolver.store.keys import Stamp, entry_path
 
 __all__ = ["Stamp", "load_prepared", "prepare_files"]
@@ -120,7 +121,8 @@ def load_prepared(
             held, moved = carried
             kept_too = (moved.names, moved.thresholds, columns.pack(log), held.derived)
             atoms = (held.text, held.ground_rules, held.facts)
-            entry.write(before, *atoms, *kept_too, moved.standpoint)
+            answers = _answers_carried(entry, grown.key, moved.added)
+            entry.write(before, *atoms, *kept_too, moved.standpoint, answers)
     else:
         stored = None if found is None else (found.text, found.ground_rules, found.facts)
         solved: list[tuple[str, int, str]] = []
@@ -191,6 +193,20 @@ def _carried(
         return None
     found = quiet.carried(held, project, log, read)
     return None if found is None else (held, found)
+
+
+def _answers_carried(entry: Entry, key: str, added: list[int]) -> list[Carry]:
+    """The answers ``entry`` holds under ``key``, carried over an append that added the
+    thresholds ``added`` (:mod:`resolver.engine.composed` composes answers from them)."""
+    carried = []
+    for answer in entry.to_carry(key):
+        try:
+            before = [int(n) for n in answer.added.split()]
+        except ValueError:  # not written here: not carried
+            continue
+        times = " ".join(map(str, sorted({*before, *added})))
+        carried.append(replace(answer, added=times))
+    return carried
 
 
 def _kept(found: Found | None, project: Project) -> Kept | None:

@@ -55,6 +55,9 @@ CREATE TABLE columns (id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL,
                       digest TEXT NOT NULL);
 CREATE TABLE standpoint (id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL,
                          digest TEXT NOT NULL);
+CREATE TABLE carried (family TEXT NOT NULL, plateau INTEGER NOT NULL, query TEXT NOT NULL,
+                      atoms BLOB NOT NULL, digest TEXT NOT NULL, ground_rules INTEGER NOT NULL,
+                      added TEXT NOT NULL);
 CREATE TABLE answers (family TEXT NOT NULL, plateau INTEGER NOT NULL, query TEXT NOT NULL,
                       atoms BLOB NOT NULL, digest TEXT NOT NULL, ground_rules INTEGER NOT NULL,
                       verdicts BLOB, verdicts_digest TEXT,
@@ -112,6 +115,20 @@ class Found:
     #: The facts a standpoint reads beside the atoms (:mod:`resolver.facts.standpoint_pack`),
     #: compressed, checked against their digest.
     standpoint: bytes | None = None
+
+
+@dataclass(frozen=True)
+class Carry:
+    """One answer carried over a quiet append, as stored: ``added`` lists (space-separated) the
+    thresholds appended since it was solved."""
+
+    family: str
+    plateau: int
+    query: str
+    atoms: bytes
+    digest: str
+    ground_rules: int
+    added: str
 
 
 def _current(db: sqlite3.Connection) -> tuple[str, str] | None:
@@ -183,8 +200,10 @@ class Entry:
         columns: bytes | None = None,
         derived: str | None = None,
         standpoint: bytes | None = None,
+        carried: list[Carry] | None = None,
     ) -> None:
-        """Replace the entry with a new prepared history (written whole, then renamed)."""
+        """Replace the entry with a new prepared history (written whole, then renamed);
+        ``carried``: answers of the history before a quiet append (:meth:`carried`)."""
         blob, digest = _pack(text)
         try:
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -213,6 +232,13 @@ class Entry:
                     if data is not None:  # table: one of two names, never user text
                         digest = hashlib.sha256(data).hexdigest()
                         db.execute(f"INSERT INTO {table} VALUES (1, ?, ?)", (data, digest))
+                db.executemany(
+                    "INSERT INTO carried VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (c.family, c.plateau, c.query, c.atoms, c.digest, c.ground_rules, c.added)
+                        for c in (carried or [])[-ANSWERS_KEPT:]
+                    ],
+                )
                 db.execute("COMMIT")
             os.replace(temporary, self.path)
             self.key = (stamp.key, facts)
@@ -220,6 +246,46 @@ class Entry:
             pass
         finally:
             Path(temporary).unlink(missing_ok=True)
+
+    def to_carry(self, key: str) -> list[Carry]:
+        """The answers the entry holds under ``key`` (its own, and those it carries), to be
+        carried over a quiet append; compressed as stored."""
+        try:
+            with contextlib.closing(self._connect()) as db:
+                if dict(db.execute("SELECT name, value FROM meta")).get("key") != key:
+                    return []
+                own = db.execute(
+                    "SELECT family, plateau, query, atoms, digest, ground_rules, '' FROM answers"
+                ).fetchall()
+                more = db.execute("SELECT * FROM carried").fetchall()
+        except (sqlite3.Error, ValueError):
+            return []
+        return [Carry(*row) for row in [*more, *own]]
+
+    def carried(self, family: str, query: str) -> list[tuple[int, list[int], str, int]]:
+        """The carried answers of ``family`` and ``query`` (see :mod:`resolver.engine.
+        composed`): each with its plateau among the thresholds less ``added`` (the times
+        quiet appends added since it was solved), its atoms' text and ground rules."""
+        if self.key is None:
+            return []
+        try:
+            with contextlib.closing(self._connect()) as db:
+                if _current(db) != self.key:
+                    return []
+                rows = db.execute(
+                    "SELECT plateau, added, atoms, digest, ground_rules FROM carried "
+                    "WHERE family = ? AND query = ?",
+                    (family, query),
+                ).fetchall()
+        except (sqlite3.Error, ValueError):
+            return []
+        found = []
+        for plateau, added, blob, digest, ground_rules in rows:
+            text = _unpack(blob, digest)
+            if text is None or _NOT_INTEGERS.search(added) or not isinstance(ground_rules, int):
+                continue
+            found.append((plateau, [int(n) for n in added.split()], text, ground_rules))
+        return found
 
     def columns(self, stamp: Stamp) -> bytes | None:
         """The loaded log's columns the entry keeps, if it is current for ``stamp``: another
@@ -249,15 +315,6 @@ class Entry:
         if meta.get("format") != str(FORMAT) or not isinstance(meta.get("key"), str):
             return None
         return None if data is None else (meta["key"], files, data)  # type: ignore[return-value]
-
-    def files(self) -> list[tuple[str, int, str]] | None:
-        """The stamps of the input files the entry was derived from, in reading order."""
-        try:
-            with contextlib.closing(self._connect()) as db:
-                rows = db.execute("SELECT path, size, digest FROM files ORDER BY position")
-                return [tuple(row) for row in rows.fetchall()]
-        except sqlite3.Error:
-            return None
 
     def _answer_row(self, columns: str, key: tuple[str, int, str]) -> tuple | None:
         """``columns`` (a fixed list, never user text) of the answers table's row for ``key``,

@@ -60,6 +60,8 @@ class Carried:
     names: str
     thresholds: list[int]
     standpoint: bytes
+    #: The thresholds the append added (the new events' times no kept threshold had).
+    added: list[int]
 
 
 def _quiet_project(project: Project) -> bool:
@@ -180,4 +182,5 @@ def carried(found: Found, project: Project, log: EventColumns, read: Increment) 
     values = sorted(thresholds)
     moved = replace(facts, channel_log=channel_log, word_counts=counts)
     kept = Kept(found.text, found.ground_rules, interner, values, moved)
-    return Carried(kept, table, values, standpoint)
+    added = sorted(thresholds.difference(found.thresholds))
+    return Carried(kept, table, values, standpoint, added)

@@ -13,6 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from resolver import store
+from resolver.engine import composed
+from resolver.engine import prepared as prepared_module
 from resolver.engine.prepared import Standpoint
 from resolver.engine.touched import Before
 from resolver.facts import standpoint_pack
@@ -76,6 +78,20 @@ def carried_calls(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     return calls
 
 
+def composed_calls(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each standpoint no answer held was composed from a carried one."""
+    calls: list[bool] = []
+    real = composed.compose
+
+    def recording(*args):
+        found = real(*args)
+        calls.append(found is not None)
+        return found
+
+    monkeypatch.setattr(prepared_module, "compose", recording)
+    return calls
+
+
 def append(folder: Path, *records: dict) -> None:
     with (folder / "events.jsonl").open("a", encoding="utf-8") as stream:
         stream.writelines(json.dumps(record) + "\n" for record in records)
@@ -90,11 +106,29 @@ def test_a_commit_that_links_nothing_is_carried_over_not_prepared(tmp_path, cach
         {"id": "e005", "channel": "commits", "seq": 6, "at": "2024-07-12"},
     )
     calls, solves = carried_calls(monkeypatch), count_solves(monkeypatch)
+    composing = composed_calls(monkeypatch)
     later, next_day = parse_time("2024-07-13"), parse_time("2024-07-12")
     points = [Standpoint(later, None), Standpoint(next_day, next_day)]
     assert same_as_fresh(folder, points)
     assert calls == [True] and "prepare" not in solves[: solves.index("standpoint")]
     assert entry_parts(folder) == fresh_parts(folder, cache, monkeypatch)
+    assert composing == [False, False]  # nothing was asked before the append: solved
+
+
+def test_an_answer_after_a_quiet_append_is_composed_from_the_one_before(tmp_path, monkeypatch):
+    folder = fixed(tmp_path)
+    later = parse_time("2024-07-13")
+    points = [Standpoint(later, None), Standpoint(later, later)]
+    assert same_as_fresh(folder, points)  # answered, and kept, before the append
+    for n, day in enumerate(("2024-07-11", "2024-07-12T06:00:00Z")):
+        if n == 1:  # an append loaded with no question asked: the answers carried twice
+            append(folder, {"id": "e1x", "channel": "commits", "seq": 6, "at": "2024-07-12"})
+            store.load_prepared([folder])
+        append(folder, {"id": f"e10{n}", "channel": "commits", "seq": 5 + 2 * n, "at": day})
+        with pytest.MonkeyPatch.context() as patch:
+            composing = composed_calls(patch)
+            assert same_as_fresh(folder, points)
+        assert composing == [True, True]  # the items' atoms carried, the channels' solved
 
 
 @pytest.mark.parametrize(
@@ -146,7 +180,7 @@ def test_after_any_appends_a_carried_entry_is_a_fresh_builds(
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("OPENLOOP_CACHE_DIR", str(cache))
         calls = carried_calls(patch)
-        assert same_as_fresh(folder, points)
+        assert same_as_fresh(folder, points)  # answered (and kept) before each append
         written = list(first)
         for size in batches:
             drawn = data.draw(events(size, first=len(written)))
@@ -189,3 +223,18 @@ def test_declarations_measured_over_every_event_are_prepared_again(
     calls, solves = carried_calls(monkeypatch), count_solves(monkeypatch)
     assert same_as_fresh(folder, [Standpoint(parse_time("2024-07-13"), None)])
     assert calls == [False] and solves[0] == "prepare"
+
+
+def test_the_summary_is_every_shown_atom_the_channel_rules_derive():
+    """What a composed answer takes from the channel program is exactly what the channel log's
+    rule files derive among the shown atoms."""
+    import re
+
+    from resolver import resources
+
+    root = resources.data_dir("rules")
+    shown = set(re.findall(r"(?m)^#show (\w+)\(", (root / "standpoint/output.lp").read_text()))
+    derived = set()
+    for name in composed.CHANNEL_FILES[:-1]:
+        derived |= set(re.findall(r"(?m)^(\w+)\(", (root / name).read_text()))
+    assert {f"{name}(" for name in shown & derived} == set(composed.SUMMARY)

@@ -101,7 +101,9 @@ def test_a_channel_log_extended_is_the_log_of_every_record(rows, more, size, aft
         log = ChannelLog.unpack(log.pack())
         assert log is not None
     grown, fresh = log.extended(added), ChannelLog(entries + added, size)
-    assert grown.static_text == fresh.static_text
+    back = ChannelLog.unpack(grown.pack())  # kept again: blocks unpacked and made alike
+    assert back is not None and list(back.events()) == list(fresh.events())
+    assert grown.static_text == fresh.static_text == back.static_text
     assert list(grown.events()) == list(fresh.events())
     for at, known in [(-60, -60), (0, 10), (40, 90), (200, 300)]:
         assert grown.details(at, known) == fresh.details(at, known)
