@@ -77,13 +77,7 @@ class ChannelLog:
     ) -> None:
         if block_size < 1:
             raise ValueError("block_size must be at least 1")
-        by_time: dict[int, list[tuple[int, int]]] = defaultdict(list)
-        by_seq: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
-        for channel, seq, at, rec in entries:
-            by_time[channel].append((at, rec))
-            if seq is not None:
-                by_seq[channel].append((seq, at, rec))
-        self._build(by_time, by_seq, block_size)
+        self._build(*_by_channel(entries), block_size)
 
     @classmethod
     def from_columns(
@@ -131,12 +125,7 @@ class ChannelLog:
         of them, as :class:`ChannelLog` would make it. Only the blocks from the first that a new
         record sorts into are made again, channel by channel (an append's records usually sort
         after every kept one: then only each channel's last block and what follows)."""
-        by_time: dict[int, list[tuple[int, int]]] = defaultdict(list)
-        by_seq: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
-        for channel, seq, at, rec in entries:
-            by_time[channel].append((at, rec))
-            if seq is not None:
-                by_seq[channel].append((seq, at, rec))
+        by_time, by_seq = _by_channel(entries)
         size = self.block_size
         times = _regrown(self._time_blocks, by_time, size, _time_chunks, lambda e: e[1:])
         seqs = _regrown(self._seq_blocks, by_seq, size, _seq_chunks, lambda e: e)
@@ -265,6 +254,20 @@ def _seq_runs(rows: list[tuple[int, int, int]], size: int) -> Iterable[list[tupl
         run.append(row)
     if run:
         yield run
+
+
+def _by_channel(
+    entries: Iterable[tuple[int, int | None, int, int]],
+) -> tuple[dict[int, list[tuple[int, int]]], dict[int, list[tuple[int, int, int]]]]:
+    """Records ``(channel, seq or None, at, recorded)`` by channel: their times, and their
+    sequence numbers with their times."""
+    by_time: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    by_seq: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
+    for channel, seq, at, rec in entries:
+        by_time[channel].append((at, rec))
+        if seq is not None:
+            by_seq[channel].append((seq, at, rec))
+    return by_time, by_seq
 
 
 def _time_chunks(channel: int, rows: list[tuple[int, int]], size: int) -> list[_Block]:

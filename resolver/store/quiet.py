@@ -155,16 +155,16 @@ def carried(found: Found, project: Project, log: EventColumns, read: Increment) 
     if facts is None or facts.word_counts is None:
         return None
     rows = list(read.added_rows)
-    kept = [True] * len(log.ids)
+    held = [True] * len(log.ids)  # the rows kept before the append
     for row in rows:
-        kept[row] = False
-    if not _quiet_rows(project, log, rows, kept):
+        held[row] = False
+    if not _quiet_rows(project, log, rows, held):
         return None
     before = Before(project, counts=facts.word_counts, appended=set(rows))
     touched = before.touched([log[row] for row in rows])
     if touched.everything or touched.groups:
         return None
-    kept_names = names.unpack(found.names, list(compress(log.ids, kept)))
+    kept_names = names.unpack(found.names, list(compress(log.ids, held)))
     interner = None if kept_names is None else _interner(kept_names, log, rows)
     table = None if interner is None else names.pack(interner)
     channel_log = None if interner is None else _channel_log(facts.channel_log, interner, log, rows)

@@ -64,32 +64,27 @@ def fresh_parts(folder: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> d
         return entry_parts(folder)
 
 
-def carried_calls(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """Whether each quiet check carried the history over."""
+def _recorded(monkeypatch: pytest.MonkeyPatch, module: object, name: str, real) -> list[bool]:
+    """Whether each call of ``module.name`` (wrapping ``real``) found something."""
     calls: list[bool] = []
-    real = quiet.carried
 
     def recording(*args):
         found = real(*args)
         calls.append(found is not None)
         return found
 
-    monkeypatch.setattr(quiet, "carried", recording)
+    monkeypatch.setattr(module, name, recording)
     return calls
+
+
+def carried_calls(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each quiet check carried the history over."""
+    return _recorded(monkeypatch, quiet, "carried", quiet.carried)
 
 
 def composed_calls(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Whether each standpoint no answer held was composed from a carried one."""
-    calls: list[bool] = []
-    real = composed.compose
-
-    def recording(*args):
-        found = real(*args)
-        calls.append(found is not None)
-        return found
-
-    monkeypatch.setattr(prepared_module, "compose", recording)
-    return calls
+    return _recorded(monkeypatch, prepared_module, "compose", composed.compose)
 
 
 def append(folder: Path, *records: dict) -> None:

@@ -50,17 +50,21 @@ def _fresh(folder: Path) -> Prepared:
     return prepared
 
 
+#: Channel log records: (channel, seq or None, at, how late it was recorded).
+_ROWS = st.lists(
+    st.tuples(
+        st.integers(1, 3),
+        st.one_of(st.none(), st.integers(1, 40)),
+        st.integers(-50, 50),
+        st.integers(0, 30),
+    ),
+    max_size=40,
+)
+
+
 @settings(max_examples=25, deadline=None)
 @given(
-    st.lists(
-        st.tuples(
-            st.integers(1, 3),
-            st.one_of(st.none(), st.integers(1, 40)),
-            st.integers(-50, 50),
-            st.integers(0, 30),
-        ),
-        max_size=40,
-    ),
+    _ROWS,
     st.sampled_from([1, 2, 3, 128]),
     st.lists(st.tuples(st.integers(-60, 60), st.integers(-60, 90)), min_size=1, max_size=6),
 )
@@ -73,17 +77,6 @@ def test_a_channel_log_reads_back_as_built(rows, block_size, points):
     assert list(back.events()) == list(log.events())
     for at, known in points:
         assert back.details(at, known) == log.details(at, known)
-
-
-_ROWS = st.lists(
-    st.tuples(
-        st.integers(1, 3),
-        st.one_of(st.none(), st.integers(1, 40)),
-        st.integers(-50, 50),
-        st.integers(0, 30),
-    ),
-    max_size=40,
-)
 
 
 @settings(max_examples=60, deadline=None)
