@@ -18,7 +18,7 @@ from pathlib import Path
 from resolver import __version__, resources
 
 #: Bumped whenever what an entry holds changes shape: an entry of another format is a miss.
-FORMAT = 5
+FORMAT = 6
 #: The packages whose code decides the facts and the atoms a stored history holds.
 _DECIDING = ("language", "facts", "engine", "store")
 
