@@ -13,9 +13,10 @@ on the same history, in CPU seconds and as ratios to the floor:
   from the process's memory), median over the warm queries' instants; ``warm_miss``: the first
   query of a plateau (a solve), for comparison;
 * ``append10``: a ``status`` answered, 10 events (commits linking nothing) appended to a copy
-  of the log, then the history loaded through the store and ``status`` answered again, the
-  second only measured (the log is read as an increment and, the events touching no item, the
-  entry carried over and the answer composed from the first: docs/design/increments.md);
+  of the log, then the history loaded through the store and ``status`` at the same standpoint
+  answered again, the second only measured (the log is read as an increment and, the events
+  touching no item, the entry carried over and the answer composed from the first:
+  docs/design/increments.md);
 * ``hook``: ``openloop hook claude-code`` judging a task claim on a warm store, and
   ``mcp_call``: the MCP ``status`` tool's work on the server's kept history, per call.
 """
@@ -153,17 +154,16 @@ def _append(paths: list[str], scratch: Path, end: int, log) -> dict:
     copy.mkdir()
     for name in paths:
         shutil.copyfile(name, copy / Path(name).name)
-    # The store holds the history as it was, and the answer a `status` before the append gave
-    # (a user asks, the log grows, the user asks again).
-    earlier = Standpoint(end + 30, end + 30)
-    resolve(load_prepared([copy]), earlier, Query(every_reason=False))
+    point = Standpoint(end + 3600, end + 3600)
+    # The store holds the history as it was, and the answer a `status` at the same standpoint
+    # gave before the append (a user asks, the log grows, the user asks again).
+    resolve(load_prepared([copy]), point, Query(every_reason=False))
     log_file = next(copy.glob("*.jsonl"))
     with log_file.open("a", encoding="utf-8") as stream:
         for n in range(10):
             at = times.format_time(end + 60 * (n + 1))
             line = {"id": f"zz-appended-{n}", "channel": "commits", "at": at, "text": "more"}
             stream.write(json.dumps(line) + "\n")
-    point = Standpoint(end + 3600, end + 3600)
 
     def again() -> None:
         resolve(load_prepared([copy]), point, Query(every_reason=False))

@@ -79,29 +79,40 @@ def _typed(value: object) -> object:
     return (type(value).__name__, value)
 
 
-def unpack(text: str, event_ids: Sequence[str]) -> Interner | None:
-    """The interner of ``text``, given the sorted distinct event ids of the loaded log; None
-    when the text is not such a table or names another number of events."""
+def parts(text: str, count: int) -> tuple[Sequence[int], list[Hashable]] | None:
+    """The events' numbers (in the order of their ids) and the other keys of ``text``, for a
+    log of ``count`` distinct events; None when the text is not such a table. Checked no
+    further: :func:`unpack` and whoever builds an interner of them check the numbers."""
     try:
         events, rest = json.loads(text)
     except (ValueError, TypeError):
         return None
     if type(events) is int:
-        if events != len(event_ids):
+        if events != count:
             return None
-        numbers: Sequence[object] = range(2, 2 * events + 1, 2)
+        numbers: Sequence[int] | None = range(2, 2 * events + 1, 2)
     elif isinstance(events, str):
-        numbers = _numbers(events)  # type: ignore[assignment]
-        if numbers is None or len(numbers) != len(event_ids):
+        numbers = _numbers(events)
+        if numbers is None or len(numbers) != count:
             return None
     else:
         return None
     if not isinstance(rest, list):
         return None
+    return numbers, [_as_key(k) for k in rest]
+
+
+def unpack(text: str, event_ids: Sequence[str]) -> Interner | None:
+    """The interner of ``text``, given the sorted distinct event ids of the loaded log; None
+    when the text is not such a table or names another number of events."""
+    found = parts(text, len(event_ids))
+    if found is None:
+        return None
+    numbers, rest = found
     keys = [("event", ident) for ident in event_ids]
     try:
-        interner = Interner.of_numbered(keys, numbers, [_as_key(k) for k in rest])  # type: ignore[arg-type]
+        interner = Interner.of_numbered(keys, numbers, rest)
     except (TypeError, ValueError, OverflowError):  # not a table written here
         return None
-    interner.by_id = numbers  # type: ignore[assignment]
+    interner.by_id = numbers
     return interner

@@ -89,23 +89,22 @@ def _quiet_rows(project: Project, log: EventColumns, rows: list[int], kept: list
     return True
 
 
-def _interner(kept: Interner, log: EventColumns, rows: list[int]) -> Interner | None:
-    """The kept names with the appended events numbered on after the kept ones, in the order
-    they were read (their lines: they are the last rows read)."""
-    kept_numbers = kept.by_id
-    if kept_numbers is None:
+def _interner(table: str, log: EventColumns, rows: list[int]) -> Interner | None:
+    """The kept names (``table``) with the appended events numbered on after the kept ones, in
+    the order they were read (their lines: they are the last rows read)."""
+    found = names.parts(table, len(log.ids) - len(rows))
+    if found is None:
         return None
+    kept_numbers, rest = found
     first = len(kept_numbers)
     number_of = {log.ids[row]: 2 * (first + n) for n, row in enumerate(rows, 1)}
     # The kept ids keep their order among the grown log's ids (both sorted): their numbers
     # are read off in turn.
     old = iter(kept_numbers)
-    numbers = [number_of.get(ident) or next(old) for ident in log.ids]
     try:
-        interner = Interner.of_numbered(
-            [("event", ident) for ident in log.ids], numbers, kept.names()
-        )
-    except (ValueError, StopIteration):
+        numbers = [number_of.get(ident) or next(old) for ident in log.ids]
+        interner = Interner.of_numbered([("event", ident) for ident in log.ids], numbers, rest)
+    except (TypeError, ValueError, OverflowError, StopIteration):  # not a table written here
         return None
     interner.by_id = numbers
     return interner
@@ -164,8 +163,7 @@ def carried(found: Found, project: Project, log: EventColumns, read: Increment) 
     touched = before.touched([log[row] for row in rows])
     if touched.everything or touched.groups:
         return None
-    kept_names = names.unpack(found.names, list(compress(log.ids, held)))
-    interner = None if kept_names is None else _interner(kept_names, log, rows)
+    interner = _interner(found.names, log, rows)
     table = None if interner is None else names.pack(interner)
     channel_log = None if interner is None else _channel_log(facts.channel_log, interner, log, rows)
     if interner is None or table is None or channel_log is None:
