@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from resolver import store
 from resolver.engine import composed
 from resolver.engine import prepared as prepared_module
-from resolver.engine.prepared import Standpoint
+from resolver.engine.prepared import Prepared, Standpoint
 from resolver.engine.touched import Before
 from resolver.facts import standpoint_pack
 from resolver.facts.writer import build
@@ -233,3 +233,28 @@ def test_the_summary_is_every_shown_atom_the_channel_rules_derive():
     for name in composed.CHANNEL_FILES[:-1]:
         derived |= set(re.findall(r"(?m)^(\w+)\(", (root / name).read_text()))
     assert {f"{name}(" for name in shown & derived} == set(composed.SUMMARY)
+
+
+def test_a_scope_is_carried_over_and_composed_as_its_own_history(tmp_path, monkeypatch):
+    """A task's group (the hook's and ``explain``'s scope) after a quiet append: the scoped
+    entry carried, its answer composed, both as a fresh scoped build gives them."""
+    from resolver.engine.groups import scoped
+    from resolver.faces import json_format
+    from resolver.verdicts.resolution import resolve
+
+    folder = fixed(tmp_path)
+    later = parse_time("2024-07-13")
+    point = Standpoint(later, later)
+
+    def scoped_json(prepared) -> str:
+        return json_format.render(resolve(prepared, point), prepared.project, "all")
+
+    scoped_json(store.load_prepared([folder], scope="t0"))
+    append(folder, {"id": "e100", "channel": "commits", "seq": 5, "at": "2024-07-11"})
+    with pytest.MonkeyPatch.context() as patch:
+        calls, composing = carried_calls(patch), composed_calls(patch)
+        answer = scoped_json(store.load_prepared([folder], scope="t0"))
+    fresh = Prepared(scoped(load(collect_files([folder])), "t0"))
+    fresh.memo = None
+    assert calls == [True] and composing == [True]
+    assert answer == scoped_json(fresh)
