@@ -188,7 +188,7 @@ def _carried(
     log was just read as the increment ``read`` of this very entry's columns."""
     if not isinstance(log, EventColumns):
         return None
-    held = entry.held(read.key)
+    held = entry.held(read.key, with_columns=False)  # the increment read them
     if held is None:  # replaced since the increment was read, or not this entry's
         return None
     found = quiet.carried(held, project, log, read)

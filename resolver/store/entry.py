@@ -157,9 +157,10 @@ class Entry:
             self.key = (stamp.key, found.facts)
         return found
 
-    def held(self, key: str) -> Found | None:
+    def held(self, key: str, with_columns: bool = True) -> Found | None:
         """The stored prepared history if the entry holds it under ``key`` (an append's
-        increment reads the entry of the files before it: :mod:`resolver.store.quiet`)."""
+        increment reads the entry of the files before it, without the columns it has read
+        already: :mod:`resolver.store.quiet`)."""
         try:
             with contextlib.closing(self._connect()) as db:
                 meta = dict(db.execute("SELECT name, value FROM meta").fetchall())
@@ -169,7 +170,9 @@ class Entry:
                     "SELECT atoms, digest, ground_rules, facts FROM prepared"
                 ).fetchone()
                 kept = db.execute("SELECT * FROM names").fetchone()
-                log = db.execute("SELECT data, digest FROM columns").fetchone()
+                log = None
+                if with_columns:
+                    log = db.execute("SELECT data, digest FROM columns").fetchone()
                 facts = db.execute("SELECT data, digest FROM standpoint").fetchone()
         except (sqlite3.Error, ValueError):
             return None
