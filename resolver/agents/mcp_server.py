@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -78,6 +80,8 @@ class History:
         self._log = log
         self._lock = threading.Lock()
         self._stamp: str | None = None
+        #: The files' states and the signature hashed from them (see :meth:`_signature`).
+        self._signed: tuple[tuple, str] | None = None
         #: The prepared histories of the files as they were at ``_stamp``: the whole one
         #: (None) and those of the scopes asked for (one item's group, as the commands about
         #: one item prepare it), so that a call about one task after a ``record`` prepares that
@@ -98,13 +102,28 @@ class History:
                 paths.append(self._log)
         return collect_files(paths)
 
+    def _signature(self, files: list[str]) -> str:
+        """The files' signature (their content and the code), hashed again only when a file's
+        state moved. Hashing every byte at every call cost a call at 1M events about 0.1 s;
+        the kernel moves a file's change time (``st_ctime_ns``) with every write to it and
+        every reset of its modification time, and nobody can set it back, so equal states
+        (inode, size, both times) are the same bytes. The states are read before hashing: a
+        write during the hash moves them, and the next call hashes again."""
+        states = _states(files)
+        if states is not None and self._signed is not None and self._signed[0] == states:
+            return self._signed[1]
+        stamp = signature(files)
+        if states is not None:
+            self._signed = (states, stamp)
+        return stamp
+
     def current(self, scope: str | None = None) -> Prepared:
         """The prepared history as the files are now, the identity declared an agent; with
         ``scope``, only that item's group is declared (its verdicts, explanations and gate are
         the whole history's: ``tests/engine/test_scoped.py``)."""
         with self._lock:
             files = self._files()
-            stamp = signature(collect_files(with_identity(files, self.identity)))
+            stamp = self._signature(collect_files(with_identity(files, self.identity)))
             if stamp != self._stamp:
                 self._prepared.clear()
                 self._stamp = stamp
@@ -122,11 +141,29 @@ class History:
         history after a ``record`` when only a scope was asked for since."""
         with self._lock:
             files = self._files()
-            if signature(collect_files(with_identity(files, self.identity))) == self._stamp:
+            if self._signature(collect_files(with_identity(files, self.identity))) == self._stamp:
                 kept = self._prepared.get(None) or next(iter(self._prepared.values()), None)
                 if kept is not None:
                     return kept
         return self.current()
+
+
+#: A file changed less than this long ago (ns) is hashed at every call: the kernel stamps
+#: times at its clock tick, so a second write of the same size within the tick of the first
+#: would leave the state as it was (git's "racily clean" files).
+_RACY_NS = 2_000_000_000
+
+
+def _states(files: Sequence[str]) -> tuple | None:
+    """Each file's inode, size, modification and change times; None if one cannot be read or
+    changed too recently for its state to tell a later write apart."""
+    try:
+        found = [os.stat(name) for name in files]
+    except OSError:
+        return None
+    if any(f.st_ctime_ns > time.time_ns() - _RACY_NS for f in found):
+        return None
+    return tuple((f.st_ino, f.st_size, f.st_mtime_ns, f.st_ctime_ns) for f in found)
 
 
 def _result(data: dict[str, Any]) -> CallToolResult:
