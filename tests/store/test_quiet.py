@@ -87,6 +87,21 @@ def composed_calls(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     return _recorded(monkeypatch, prepared_module, "compose", composed.compose)
 
 
+def key_reasons(folder: Path, point: Standpoint, stored: bool = False) -> str:
+    """``status --format json`` as the command prints it (the key reasons only)."""
+    from resolver.engine.query import Query
+    from resolver.faces import json_format
+    from resolver.verdicts.resolution import resolve
+
+    if stored:
+        prepared = store.load_prepared([folder])
+    else:
+        prepared = Prepared(load(collect_files([folder])))
+        prepared.memo = None
+    answer = resolve(prepared, point, Query(every_reason=False))
+    return json_format.render(answer, prepared.project, "key")
+
+
 def append(folder: Path, *records: dict) -> None:
     with (folder / "events.jsonl").open("a", encoding="utf-8") as stream:
         stream.writelines(json.dumps(record) + "\n" for record in records)
@@ -115,6 +130,7 @@ def test_an_answer_after_a_quiet_append_is_composed_from_the_one_before(tmp_path
     later = parse_time("2024-07-13")
     points = [Standpoint(later, None), Standpoint(later, later)]
     assert same_as_fresh(folder, points)  # answered, and kept, before the append
+    key_reasons(folder, points[1], stored=True)
     for n, day in enumerate(("2024-07-11", "2024-07-12T06:00:00Z")):
         if n == 1:  # an append loaded with no question asked: the answers carried twice
             append(folder, {"id": "e1x", "channel": "commits", "seq": 6, "at": "2024-07-12"})
@@ -123,7 +139,9 @@ def test_an_answer_after_a_quiet_append_is_composed_from_the_one_before(tmp_path
         with pytest.MonkeyPatch.context() as patch:
             composing = composed_calls(patch)
             assert same_as_fresh(folder, points)
-        assert composing == [True, True]  # the items' atoms carried, the channels' solved
+            assert key_reasons(folder, points[1], stored=True) == key_reasons(folder, points[1])
+        # the items' atoms carried, the channels' solved: both families, and the key reasons
+        assert composing == [True, True, True]
 
 
 @pytest.mark.parametrize(
