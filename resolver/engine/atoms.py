@@ -76,10 +76,23 @@ class Atoms:
 _NOT_INTEGERS = re.compile(r"[^0-9,\n-]")
 
 
+#: The first characters of an integer argument.
+_NUMBER_START = frozenset("-0123456789")
+#: The arguments of an argument list nested at most one deep: a constant or integer, or a
+#: term whose own arguments hold no parentheses.
+_FLAT_ARGUMENT = re.compile(r"([^,()]+)\(([^()]*)\)|([^,()]+)")
+
+
 def _term(text: str):
     if text[0] == "-" or text[0].isdigit():
         return int(text)
     return text
+
+
+def _terms(inner: str) -> list:
+    """The arguments of a list without parentheses, integers as ``int`` (inline: this runs
+    for every argument of every atom a face reads)."""
+    return [int(part) if part[0] in _NUMBER_START else part for part in inner.split(",")]
 
 
 def _parse_atom(atom: str) -> tuple[str, tuple]:
@@ -89,8 +102,25 @@ def _parse_atom(atom: str) -> tuple[str, tuple]:
         return atom, ()
     inner = atom[paren + 1 : -1]
     if "(" not in inner:
-        return atom[:paren], tuple(_term(part) for part in inner.split(","))
-    return atom[:paren], tuple(_nested(inner))
+        return atom[:paren], tuple(_terms(inner))
+    return atom[:paren], tuple(_one_deep(inner) or _nested(inner))
+
+
+def _one_deep(inner: str) -> list | None:
+    """The arguments of ``inner`` when no term in it nests another (the usual case: one pass
+    of a regular expression), else None."""
+    out: list = []
+    end = 0
+    for found in _FLAT_ARGUMENT.finditer(inner):
+        if found.start() != (end + 1 if out else 0) or (out and inner[end] != ","):
+            return None  # not separated by exactly one comma
+        name, args, plain = found.groups()
+        if plain is None:
+            out.append((name, *_terms(args)))
+        else:
+            out.append(int(plain) if plain[0] in _NUMBER_START else plain)
+        end = found.end()
+    return out if out and end == len(inner) else None
 
 
 def _nested(inner: str) -> list:
