@@ -15,11 +15,11 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, cached_property, lru_cache
-from itertools import pairwise
 
 from resolver import resources, times
 from resolver.engine.atoms import Atoms
 from resolver.engine.composed import compose
+from resolver.engine.instant_chains import instant_chains
 from resolver.engine.plateau import Memo, Thresholds, family
 from resolver.engine.query import Query, as_query
 from resolver.engine.stored_facts import NamesDiffer, StoredFacts
@@ -119,29 +119,6 @@ class Kept:
     standpoint: bytes | StandpointFacts | None = None
 
 
-def _instant_chains(core: Atoms, times_of: dict[int, tuple[int, int]]) -> str:
-    """``inext(X, I, I2)``: consecutive instants at which X has a potential transition, and
-    ``onext(O1, O2)``: consecutive opening instants.
-
-    The rules walk these sorted chains to find each step's predecessor in linear time (a
-    ``#max`` over earlier steps, or a comparison of every pair, grounds quadratically).
-    """
-    instants: dict[int, set[int]] = {}
-    for args in core.get("close"):
-        instants.setdefault(args[0], set()).add(times_of[args[1]][0])
-    for args in core.get("reopen"):
-        instants.setdefault(args[0], set()).add(times_of[args[1]][0])
-    lines = []
-    for x, found in instants.items():
-        ordered = sorted(found)
-        lines.extend(f"inext({x},{a},{b})." for a, b in pairwise(ordered))
-    # onext(O1, O2): the distinct opening instants of every item in order, which the first
-    # relevant gap of each opening is found along (rules/standpoint/absence.lp).
-    openings = sorted({args[1] for args in core.get("opening")})
-    lines.extend(f"onext({a},{b})." for a, b in pairwise(openings))
-    return "\n".join(lines) + "\n" if lines else ""
-
-
 #: The family of prepared atoms that only reasons and explanations read (rules/prepare/
 #: interface.lp wraps them): the rejected candidates, their channels, the events only they name.
 _REASONS_FAMILY = "for_reasons("
@@ -205,11 +182,17 @@ class Prepared:
         self._read_prepared(solved)
 
     def _read_prepared(self, solved: Atoms) -> None:
-        """Split the prepare part's atoms into the families a standpoint reads."""
+        """Keep the prepare part's atoms, split into the families a standpoint reads on first
+        use: a standpoint answered from the store reads none (0.08 s at 100k events)."""
+        self._solved = solved
+        self.__dict__.pop("_families", None)
+
+    @cached_property
+    def _families(self) -> tuple[Atoms, Atoms, list, list, list[int]]:
         # The reasons family reaches a standpoint unwrapped: rejection/3, cand_channel/3, evt/4.
         verdict_atoms, reason_atoms, plain, whole = [], [], [], []
         rule_thresholds: list[int] = []
-        for atom in solved.text.split():
+        for atom in self._solved.text.split():
             if atom.startswith(_THRESHOLD):
                 rule_thresholds.append(int(atom[len(_THRESHOLD) : -1]))
             elif atom.startswith(_REASONS_FAMILY):
@@ -224,11 +207,16 @@ class Prepared:
                 reason_atoms.append(f"rejection({x},{e},{why})")
             else:
                 verdict_atoms.append(atom)
-        #: The prepared atoms every standpoint reads (the reasons family apart).
-        self.core = Atoms(" ".join(verdict_atoms), solved.ground_rules)
-        self.reason_inputs = Atoms(" ".join(reason_atoms))
-        self._plain, self._whole = plain, whole
-        self._rule_thresholds = rule_thresholds
+        core = Atoms(" ".join(verdict_atoms), self._solved.ground_rules)
+        return core, Atoms(" ".join(reason_atoms)), plain, whole, rule_thresholds
+
+    #: The prepared atoms every standpoint reads (the reasons family apart), the reasons family,
+    #: the plain and the whole rejections, and the rules' thresholds.
+    core = property(lambda self: self._families[0])
+    reason_inputs = property(lambda self: self._families[1])
+    _plain = property(lambda self: self._families[2])
+    _whole = property(lambda self: self._families[3])
+    _rule_thresholds = property(lambda self: self._families[4])
 
     @cached_property
     def event_times(self) -> dict[int, tuple[int, int]]:
@@ -246,7 +234,7 @@ class Prepared:
 
     @cached_property
     def _core_text(self) -> str:
-        return self.core.facts() + _instant_chains(self.core, self.event_times)
+        return self.core.facts() + instant_chains(self.core, self.event_times)
 
     @cached_property
     def candidates(self) -> CandidateLog:
